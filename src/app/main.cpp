@@ -1,0 +1,67 @@
+// streamcfd: the executable. Initialises MPI, dispatches to a subcommand, and turns errors into
+// exit codes: 0 success, 2 bad input (mesh, case file, command line: one line on stderr),
+// 3 internal check failure (SCFD_CHECK aborts all ranks).
+#include <mpi.h>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <exception>
+#include <map>
+#include <string>
+
+#include "app/commands.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+
+namespace {
+
+int run(int argc, char** argv) {
+  CLI::App app{"streamcfd: unstructured-mesh CFD with discrete-calculus operators on GPUs"};
+  app.set_version_flag("--version", "streamcfd 0.1.0");
+  app.require_subcommand(1);
+  std::map<CLI::App*, scfd::app::Command> commands;
+  auto add = [&](scfd::app::Command (*adder)(CLI::App&)) {
+    scfd::app::Command c = adder(app);
+    commands[app.get_subcommands({}).back()] = std::move(c);
+  };
+  add(&scfd::app::add_info_command);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    if (scfd::log::rank() == 0)
+      std::fprintf(stderr, "streamcfd: error: %s (see streamcfd --help)\n", e.what());
+    return scfd::kExitInputError;
+  }
+  for (auto& [sub, command] : commands)
+    if (sub->parsed()) return command();
+  return scfd::kExitInputError;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  scfd::log::set_rank(rank);
+  int code = 0;
+  try {
+    code = run(argc, argv);
+  } catch (const scfd::InputError& e) {
+    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", e.what());
+    code = scfd::kExitInputError;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "streamcfd: error on rank %d: out of memory\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 4);
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,2 @@
+// STUB: to be replaced by its owner.
+#include "backend/cpu/operators.hpp"
