@@ -32,8 +32,8 @@ InputError input_error(fmt::format_string<Args...> f, Args&&... args) {
 
 }  // namespace scfd
 
-#define SCFD_CHECK(cond, ...)                                                       \
-  do {                                                                              \
-    if (!(cond)) [[unlikely]]                                                       \
+#define SCFD_CHECK(cond, ...)                                                                   \
+  do {                                                                                          \
+    if (!(cond)) [[unlikely]]                                                                   \
       ::scfd::check_failed(#cond, __FILE__, __LINE__ __VA_OPT__(, ::fmt::format(__VA_ARGS__))); \
   } while (false)

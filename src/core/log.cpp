@@ -31,9 +31,15 @@ void emit(std::FILE* stream, const std::string& line, bool to_terminal) {
 }
 }  // namespace
 
-void set_rank(int r) { state().rank = r; }
-int rank() { return state().rank; }
-void set_quiet(bool q) { state().quiet = q; }
+void set_rank(int r) {
+  state().rank = r;
+}
+int rank() {
+  return state().rank;
+}
+void set_quiet(bool q) {
+  state().quiet = q;
+}
 void set_file(const std::string& path) {
   State& s = state();
   s.file.open(path, std::ios::trunc);

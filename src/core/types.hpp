@@ -22,21 +22,52 @@ struct Vec3 {
 
   constexpr real& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
   constexpr real operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
-  constexpr Vec3& operator+=(const Vec3& o) { x += o.x; y += o.y; z += o.z; return *this; }
-  constexpr Vec3& operator-=(const Vec3& o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
-  constexpr Vec3& operator*=(real s) { x *= s; y *= s; z *= s; return *this; }
+  constexpr Vec3& operator+=(const Vec3& o) {
+    x += o.x;
+    y += o.y;
+    z += o.z;
+    return *this;
+  }
+  constexpr Vec3& operator-=(const Vec3& o) {
+    x -= o.x;
+    y -= o.y;
+    z -= o.z;
+    return *this;
+  }
+  constexpr Vec3& operator*=(real s) {
+    x *= s;
+    y *= s;
+    z *= s;
+    return *this;
+  }
 };
 
-constexpr Vec3 operator+(Vec3 a, const Vec3& b) { return a += b; }
-constexpr Vec3 operator-(Vec3 a, const Vec3& b) { return a -= b; }
-constexpr Vec3 operator-(const Vec3& a) { return {-a.x, -a.y, -a.z}; }
-constexpr Vec3 operator*(real s, Vec3 a) { return a *= s; }
-constexpr Vec3 operator*(Vec3 a, real s) { return a *= s; }
-constexpr Vec3 operator/(Vec3 a, real s) { return a *= (1 / s); }
-constexpr real dot(const Vec3& a, const Vec3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr Vec3 operator+(Vec3 a, const Vec3& b) {
+  return a += b;
+}
+constexpr Vec3 operator-(Vec3 a, const Vec3& b) {
+  return a -= b;
+}
+constexpr Vec3 operator-(const Vec3& a) {
+  return {-a.x, -a.y, -a.z};
+}
+constexpr Vec3 operator*(real s, Vec3 a) {
+  return a *= s;
+}
+constexpr Vec3 operator*(Vec3 a, real s) {
+  return a *= s;
+}
+constexpr Vec3 operator/(Vec3 a, real s) {
+  return a *= (1 / s);
+}
+constexpr real dot(const Vec3& a, const Vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 constexpr Vec3 cross(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline real norm(const Vec3& a) { return std::sqrt(dot(a, a)); }
+inline real norm(const Vec3& a) {
+  return std::sqrt(dot(a, a));
+}
 
 }  // namespace scfd

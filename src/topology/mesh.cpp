@@ -1,4 +1,7 @@
 // Mesh bookkeeping: Euler characteristic and memory footprint.
+// chi = V - E + F - C (3D) or V - E + C (2D), the alternating sum of the numbers of simplices,
+// equals 1 - (handles) + (cavities) for a connected 3D domain and 1 - (holes) in 2D.
+// Reference: e.g. Hatcher, "Algebraic Topology" (2002), §2.2 (Euler characteristic).
 #include "topology/mesh.hpp"
 
 namespace scfd::topology {
@@ -7,7 +10,9 @@ template <typename T>
 std::size_t bytes_of(const std::vector<T>& v) {
   return v.size() * sizeof(T);
 }
-std::size_t bytes_of(const Csr& c) { return bytes_of(c.offset) + bytes_of(c.item) + bytes_of(c.sign); }
+std::size_t bytes_of(const Csr& c) {
+  return bytes_of(c.offset) + bytes_of(c.item) + bytes_of(c.sign);
+}
 }  // namespace
 
 long long Mesh::euler_characteristic() const {

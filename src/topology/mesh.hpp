@@ -32,9 +32,9 @@ namespace scfd::topology {
 
 // Compressed rows of a one-to-many map, with an optional sign per entry.
 struct Csr {
-  std::vector<index> offset;       // n_rows + 1 entries, offset[0] = 0
-  std::vector<index> item;         // offset[n_rows] entries
-  std::vector<std::int8_t> sign;   // empty, or one +-1 per item
+  std::vector<index> offset;      // n_rows + 1 entries, offset[0] = 0
+  std::vector<index> item;        // offset[n_rows] entries
+  std::vector<std::int8_t> sign;  // empty, or one +-1 per item
 
   index n_rows() const { return offset.empty() ? 0 : static_cast<index>(offset.size()) - 1; }
   std::span<const index> row(index i) const {
@@ -48,10 +48,10 @@ struct Csr {
 // A boundary patch: the faces of one physical group of dimension dim-1.
 struct Patch {
   std::string name;
-  int tag = 0;                // physical tag in the mesh file
-  std::vector<index> faces;   // ascending
-  std::vector<index> edges;   // every edge of those faces, ascending (2D: the faces themselves)
-  std::vector<index> nodes;   // every node of those faces, ascending
+  int tag = 0;               // physical tag in the mesh file
+  std::vector<index> faces;  // ascending
+  std::vector<index> edges;  // every edge of those faces, ascending (2D: the faces themselves)
+  std::vector<index> nodes;  // every node of those faces, ascending
 };
 
 // A region: the cells of one physical group of dimension dim (or "default" if the file has none).

@@ -1,0 +1,69 @@
+// The backend interface (DESIGN.md §3): fields living in a backend's memory and the vector
+// operations, reductions and operators that solvers and physics apply to them. The cpu backend
+// implements it with host arrays; the GL backends implement it with GPU buffers, so the same PCG
+// and the same physics drive every backend. Physics code sees Fields and these calls only — never
+// host arrays of a GPU backend, buffers or textures.
+//
+// Reductions are computed in a fixed order, so a run gives the same bits every time on the same
+// backend (STYLE.md §6).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "core/types.hpp"
+#include "topology/mesh.hpp"
+
+namespace scfd::backend {
+
+// A field of `real` values, one per entity, owned by the backend that made it.
+class Field {
+ public:
+  virtual ~Field() = default;
+  virtual index size() const = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  virtual std::unique_ptr<Field> make_field(index n) const = 0;
+  virtual void upload(std::span<const real> host, Field& f) const = 0;
+  virtual void download(const Field& f, std::span<real> host) const = 0;
+
+  virtual void fill(Field& y, real value) const = 0;
+  virtual void copy(const Field& x, Field& y) const = 0;
+  virtual real dot(const Field& x, const Field& y) const = 0;
+  virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
+  virtual void xpay(const Field& x, real a, Field& y) const = 0;              // y = x + a y
+  virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
+  virtual void reciprocal(const Field& x, Field& y) const = 0;                // y = 1 ./ x
+
+  // Fused update of one PCG iteration: x += alpha p, r -= alpha q, z = dinv .* r.
+  // Returns (r·z, r·r) of the updated r and z.
+  virtual std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q,
+                                           const Field& dinv, Field& x, Field& r,
+                                           Field& z) const = 0;
+
+  // Node system operator (node-based diffusion with Dirichlet rows eliminated symmetrically):
+  //   y_i = d_i x_i + b * sum over edges e=(i,j) of w_e (x_i - free_j x_j)   if free_i = 1
+  //   y_i = x_i                                                              if free_i = 0
+  // with free = 1 - fixed (fixed_i = 1 on Dirichlet nodes). b = 0 gives a diagonal operator.
+  virtual void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                           const Field& fixed, const Field& x, Field& y) const = 0;
+  // Diagonal of node_system: d_i + b sum_e w_e on free nodes, 1 on fixed nodes.
+  virtual void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                                    const Field& fixed, Field& diag) const = 0;
+  // Plain node Laplacian y = K x (sum over edges of w_e (x_i - x_j)), no elimination.
+  virtual void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                              Field& y) const = 0;
+};
+
+// Makes the backend a case asks for ("cpu"; GPU backends as they land). InputError for a name
+// this build does not have.
+std::unique_ptr<Backend> make_backend(const std::string& name);
+
+}  // namespace scfd::backend

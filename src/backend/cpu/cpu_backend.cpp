@@ -1,0 +1,125 @@
+// The cpu backend: vector operations and reductions on host arrays, in index order.
+#include "backend/cpu/cpu_backend.hpp"
+
+#include "backend/cpu/node_system.hpp"
+#include "backend/cpu/operators.hpp"
+#include "core/error.hpp"
+
+namespace scfd::backend::cpu {
+
+std::span<real> host(Field& f) {
+  auto* c = dynamic_cast<CpuField*>(&f);
+  SCFD_CHECK(c != nullptr, "a field of another backend was passed to the cpu backend");
+  return c->data();
+}
+std::span<const real> host(const Field& f) {
+  const auto* c = dynamic_cast<const CpuField*>(&f);
+  SCFD_CHECK(c != nullptr, "a field of another backend was passed to the cpu backend");
+  return c->data();
+}
+
+namespace {
+void check_same_size(const Field& a, const Field& b) {
+  SCFD_CHECK(a.size() == b.size(), "field sizes differ: {} vs {}", a.size(), b.size());
+}
+}  // namespace
+
+std::unique_ptr<Field> CpuBackend::make_field(index n) const {
+  return std::make_unique<CpuField>(n);
+}
+
+void CpuBackend::upload(std::span<const real> src, Field& f) const {
+  auto y = host(f);
+  SCFD_CHECK(src.size() == y.size(), "upload of {} values into a field of {}", src.size(),
+             y.size());
+  std::copy(src.begin(), src.end(), y.begin());
+}
+
+void CpuBackend::download(const Field& f, std::span<real> dst) const {
+  auto x = host(f);
+  SCFD_CHECK(dst.size() == x.size(), "download of a field of {} into {} values", x.size(),
+             dst.size());
+  std::copy(x.begin(), x.end(), dst.begin());
+}
+
+void CpuBackend::fill(Field& f, real value) const {
+  for (real& v : host(f)) v = value;
+}
+
+void CpuBackend::copy(const Field& xf, Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf);
+  std::copy(x.begin(), x.end(), host(yf).begin());
+}
+
+real CpuBackend::dot(const Field& xf, const Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf), y = host(yf);
+  real s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
+  return s;
+}
+
+void CpuBackend::axpy(real a, const Field& xf, Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf);
+  auto y = host(yf);
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] += a * x[i];
+}
+
+void CpuBackend::xpay(const Field& xf, real a, Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf);
+  auto y = host(yf);
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i] + a * y[i];
+}
+
+void CpuBackend::multiply(const Field& af, const Field& bf, Field& yf) const {
+  check_same_size(af, yf);
+  check_same_size(bf, yf);
+  auto a = host(af), b = host(bf);
+  auto y = host(yf);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = a[i] * b[i];
+}
+
+void CpuBackend::reciprocal(const Field& xf, Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf);
+  auto y = host(yf);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = 1 / x[i];
+}
+
+std::pair<real, real> CpuBackend::pcg_update(real alpha, const Field& pf, const Field& qf,
+                                             const Field& dinvf, Field& xf, Field& rf,
+                                             Field& zf) const {
+  auto p = host(pf), q = host(qf), dinv = host(dinvf);
+  auto x = host(xf), r = host(rf), z = host(zf);
+  SCFD_CHECK(p.size() == x.size() && q.size() == x.size() && r.size() == x.size() &&
+             z.size() == x.size() && dinv.size() == x.size());
+  real rz = 0, rr = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+    z[i] = dinv[i] * r[i];
+    rz += r[i] * z[i];
+    rr += r[i] * r[i];
+  }
+  return {rz, rr};
+}
+
+void CpuBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                             const Field& fixed, const Field& x, Field& y) const {
+  cpu::node_system(m, host(d), b, host(w), host(fixed), host(x), host(y));
+}
+
+void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
+                                      const Field& w, const Field& fixed, Field& diag) const {
+  cpu::node_system_diagonal(m, host(d), b, host(w), host(fixed), host(diag));
+}
+
+void CpuBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                                Field& y) const {
+  cpu::node_laplacian(m, host(w), host(x), host(y));
+}
+
+}  // namespace scfd::backend::cpu

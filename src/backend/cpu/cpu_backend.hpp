@@ -1,0 +1,49 @@
+// The cpu implementation of the Backend interface: Fields are host arrays, every operator is the
+// reference gather of backend/cpu/*.cpp, reductions run in index order.
+#pragma once
+
+#include <vector>
+
+#include "backend/backend.hpp"
+
+namespace scfd::backend::cpu {
+
+class CpuField final : public Field {
+ public:
+  explicit CpuField(index n) : data_(static_cast<std::size_t>(n), real(0)) {}
+  index size() const override { return static_cast<index>(data_.size()); }
+  std::span<real> data() { return data_; }
+  std::span<const real> data() const { return data_; }
+
+ private:
+  std::vector<real> data_;
+};
+
+// The host array behind a Field made by the cpu backend (SCFD_CHECK that it is one).
+std::span<real> host(Field& f);
+std::span<const real> host(const Field& f);
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+  std::unique_ptr<Field> make_field(index n) const override;
+  void upload(std::span<const real> host, Field& f) const override;
+  void download(const Field& f, std::span<real> host) const override;
+  void fill(Field& y, real value) const override;
+  void copy(const Field& x, Field& y) const override;
+  real dot(const Field& x, const Field& y) const override;
+  void axpy(real a, const Field& x, Field& y) const override;
+  void xpay(const Field& x, real a, Field& y) const override;
+  void multiply(const Field& a, const Field& b, Field& y) const override;
+  void reciprocal(const Field& x, Field& y) const override;
+  std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
+                                   Field& x, Field& r, Field& z) const override;
+  void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                   const Field& fixed, const Field& x, Field& y) const override;
+  void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                            const Field& fixed, Field& diag) const override;
+  void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                      Field& y) const override;
+};
+
+}  // namespace scfd::backend::cpu

@@ -1,2 +1,0 @@
-// STUB: to be replaced by its owner.
-#include "backend/cpu/operators.hpp"

@@ -1,0 +1,88 @@
+// Jacobi-preconditioned CG (see pcg.hpp).
+#include "solvers/pcg.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace scfd::solvers {
+
+Pcg::Pcg(const backend::Backend& backend, index n)
+    : be_(backend),
+      r_(backend.make_field(n)),
+      z_(backend.make_field(n)),
+      p_(backend.make_field(n)),
+      q_(backend.make_field(n)),
+      dinv_(backend.make_field(n)) {}
+
+PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
+                     const PcgOptions& opt, bool refresh_diagonal) {
+  SCFD_CHECK(a.size() == b.size() && b.size() == x.size() && x.size() == r_->size(),
+             "PCG sizes: operator {}, b {}, x {}, work {}", a.size(), b.size(), x.size(),
+             r_->size());
+  if (refresh_diagonal) {
+    a.diagonal(*z_);
+    be_.reciprocal(*z_, *dinv_);
+  }
+  PcgResult res;
+  const real b_norm = std::sqrt(be_.dot(b, b));
+  const real target = std::max(opt.relative_tolerance * b_norm, opt.absolute_tolerance);
+  const real scale = b_norm > 0 ? b_norm : real(1);
+  if (b_norm == 0) {  // the solution of A x = 0 is x = 0 (A is definite on the solved space)
+    be_.fill(x, 0);
+    res.message = "right-hand side is zero: x = 0";
+    return res;
+  }
+
+  a.apply(x, *r_);       // r = A x
+  be_.xpay(b, -1, *r_);  // r = b - A x
+  be_.multiply(*dinv_, *r_, *z_);
+  be_.copy(*z_, *p_);
+  real rz = be_.dot(*r_, *z_);
+  real rr = be_.dot(*r_, *r_);
+  res.residual = std::sqrt(rr);
+
+  while (true) {
+    res.relative_residual = res.residual / scale;
+    if (!std::isfinite(res.residual)) {
+      res.status = PcgStatus::breakdown;
+      res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual,
+                                res.iterations);
+      return res;
+    }
+    if (res.residual <= target) {
+      res.status = PcgStatus::converged;
+      res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})",
+                                res.iterations, res.residual, res.relative_residual);
+      return res;
+    }
+    if (res.iterations >= opt.max_iterations) {
+      res.status = PcgStatus::max_iterations;
+      res.message = fmt::format(
+          "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
+          "tolerance {:.3e}",
+          res.iterations, res.residual, res.relative_residual, target);
+      return res;
+    }
+    a.apply(*p_, *q_);
+    const real pq = be_.dot(*p_, *q_);
+    if (!(pq > 0) || !(rz > 0)) {
+      res.status = PcgStatus::breakdown;
+      res.message = fmt::format(
+          "PCG breakdown at iteration {}: p·Ap = {:.3e}, r·z = {:.3e} (the operator or the "
+          "preconditioner is not positive definite)",
+          res.iterations, pq, rz);
+      return res;
+    }
+    const real alpha = rz / pq;
+    const auto [rz_new, rr_new] = be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_);
+    be_.xpay(*z_, rz_new / rz, *p_);  // p = z + beta p
+    rz = rz_new;
+    res.residual = std::sqrt(rr_new);
+    ++res.iterations;
+  }
+}
+
+}  // namespace scfd::solvers
