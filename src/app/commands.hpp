@@ -11,5 +11,6 @@ namespace scfd::app {
 using Command = std::function<int()>;
 
 Command add_info_command(CLI::App& app);
+Command add_run_command(CLI::App& app);
 
 }  // namespace scfd::app

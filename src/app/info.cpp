@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "core/json.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "mesh_io/gmsh.hpp"
@@ -22,15 +23,6 @@ struct InfoOptions {
   bool json = false;
   bool no_renumber = false;
 };
-
-std::string json_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 int run_info(const InfoOptions& opt) {
   PhaseTimers timers;
@@ -57,22 +49,23 @@ int run_info(const InfoOptions& opt) {
   if (opt.json) {
     std::string patches, regions, phases;
     for (const auto& p : m.patches)
-      patches += fmt::format("{}{{\"name\": \"{}\", \"tag\": {}, \"faces\": {}}}",
-                             patches.empty() ? "" : ", ", json_escape(p.name), p.tag, p.faces.size());
+      patches +=
+          fmt::format("{}{{\"name\": {}, \"tag\": {}, \"faces\": {}}}", patches.empty() ? "" : ", ",
+                      json::string(p.name), p.tag, p.faces.size());
     for (const auto& r : m.regions)
-      regions += fmt::format("{}{{\"name\": \"{}\", \"tag\": {}, \"cells\": {}}}",
-                             regions.empty() ? "" : ", ", json_escape(r.name), r.tag, r.n_cells);
+      regions += fmt::format("{}{{\"name\": {}, \"tag\": {}, \"cells\": {}}}",
+                             regions.empty() ? "" : ", ", json::string(r.name), r.tag, r.n_cells);
     for (const auto& [name, s] : timers.phases())
       phases += fmt::format("{}\"{}\": {:.6f}", phases.empty() ? "" : ", ", name, s);
     fmt::print(
-        "{{\"mesh\": \"{}\", \"dim\": {}, \"nodes\": {}, \"edges\": {}, \"faces\": {}, "
+        "{{\"mesh\": {}, \"dim\": {}, \"nodes\": {}, \"edges\": {}, \"faces\": {}, "
         "\"boundary_faces\": {}, \"cells\": {}, \"euler_characteristic\": {}, \"volume\": {:.17g}, "
         "\"quality_min\": {:.6g}, \"quality_max\": {:.6g}, \"topology_bytes\": {}, "
         "\"bytes_per_cell\": {:.1f}, \"patches\": [{}], \"regions\": [{}], \"seconds\": {{{}, "
         "\"total\": {:.6f}}}}}\n",
-        json_escape(opt.mesh), m.dim, m.n_nodes, m.n_edges, m.n_faces, m.n_boundary_faces(),
-        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, m.bytes(), bytes_per_cell, patches, regions,
-        phases, seconds);
+        json::string(opt.mesh), m.dim, m.n_nodes, m.n_edges, m.n_faces, m.n_boundary_faces(),
+        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, m.bytes(), bytes_per_cell,
+        patches, regions, phases, seconds);
     return 0;
   }
   log::info("mesh       {}", opt.mesh);
@@ -100,8 +93,9 @@ int run_info(const InfoOptions& opt) {
 
 Command add_info_command(CLI::App& app) {
   auto opt = std::make_shared<InfoOptions>();
-  CLI::App* sub = app.add_subcommand("info", "Read a mesh and report its entities, patches, "
-                                             "volume, quality and memory");
+  CLI::App* sub = app.add_subcommand("info",
+                                     "Read a mesh and report its entities, patches, "
+                                     "volume, quality and memory");
   sub->add_option("mesh", opt->mesh, "Gmsh mesh file (.msh, version 2.2 or 4.1)")->required();
   sub->add_flag("--json", opt->json, "Print one JSON object instead of text");
   sub->add_flag("--no-renumber", opt->no_renumber, "Keep the file's entity order");

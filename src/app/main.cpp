@@ -26,6 +26,7 @@ int run(int argc, char** argv) {
     commands[app.get_subcommands({}).back()] = std::move(c);
   };
   add(&scfd::app::add_info_command);
+  add(&scfd::app::add_run_command);
 
   try {
     app.parse(argc, argv);

@@ -19,10 +19,11 @@ State& state() {
   static State s;
   return s;
 }
-void emit(std::FILE* stream, const std::string& line, bool to_terminal) {
+// Warnings reach the terminal even when quiet; info lines do not.
+void emit(std::FILE* stream, const std::string& line, bool is_warning) {
   State& s = state();
   std::lock_guard lock(s.mutex);
-  if (to_terminal && !s.quiet) {
+  if (is_warning || !s.quiet) {
     std::fputs(line.c_str(), stream);
     std::fputc('\n', stream);
     std::fflush(stream);
@@ -47,13 +48,13 @@ void set_file(const std::string& path) {
 }
 
 void write_info(const std::string& line) {
-  if (state().rank == 0) emit(stdout, line, true);
+  if (state().rank == 0) emit(stdout, line, false);
 }
 void write_warn(const std::string& line) {
   if (state().rank == 0) emit(stderr, "warning: " + line, true);
 }
 void write_all_ranks(const std::string& line) {
-  emit(stdout, fmt::format("[rank {}] {}", state().rank, line), true);
+  emit(stdout, fmt::format("[rank {}] {}", state().rank, line), false);
 }
 
 }  // namespace scfd::log

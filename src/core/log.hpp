@@ -1,7 +1,7 @@
 // Per-rank logging. info() prints on rank 0 only (progress lines, summaries); all_ranks() prints
-// on every rank with a "[rank r]" prefix; warn() goes to stderr on rank 0. Output can be
-// silenced (--quiet) and/or copied to a file (--log FILE); the file receives everything that is
-// printed on this rank, even when quiet.
+// on every rank with a "[rank r]" prefix; warn() goes to stderr on rank 0. Info output can be
+// silenced (--quiet; warnings still show) and/or copied to a file (--log FILE); the file receives
+// everything that is printed on this rank, even when quiet.
 #pragma once
 
 #include <fmt/format.h>

@@ -15,4 +15,8 @@ namespace scfd::mesh_io {
 
 RawMesh read_gmsh(const std::string& path);
 
+// The same for file contents already in memory (e.g. received from another rank, or in tests);
+// `name` stands for the file in messages.
+RawMesh parse_gmsh(const std::string& name, std::string contents);
+
 }  // namespace scfd::mesh_io

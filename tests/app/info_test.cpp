@@ -1,2 +1,149 @@
+// `streamcfd info MESH` end to end: every broken mesh of tests/data/bad exits with code 2 and one
+// line on stderr naming the file and the problem (tests/data/bad/README.md), whether the reader
+// or topology::build_mesh finds it; a good mesh exits 0, and `--json` prints one JSON object
+// with the right cell count.
 #include <gtest/gtest.h>
-TEST(Placeholder, App) {}
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// Runs `streamcfd ARGS` with stdout and stderr captured to temporary files.
+Result run_streamcfd(const std::string& args) {
+  const auto dir = std::filesystem::temp_directory_path();
+  // Unique per process: other build trees may run this test at the same time.
+  const std::string stem = "scfd_info_test_" + std::to_string(getpid());
+  const auto out = dir / (stem + "_stdout.txt"), err = dir / (stem + "_stderr.txt");
+  const std::string cmd = std::string("'") + SCFD_BINARY + "' " + args + " > '" + out.string() +
+                          "' 2> '" + err.string() + "' < /dev/null";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+std::string data(const std::string& rel) {
+  return std::string(SCFD_SOURCE_DIR) + "/tests/data/" + rel;
+}
+
+struct BadMesh {
+  const char* file;    // in tests/data/bad
+  const char* phrase;  // expected in the error line
+};
+
+// Kept in step with tests/data/bad/README.md. The last seven are found by topology::build_mesh.
+const BadMesh kBadMeshes[] = {
+    {"empty.msh", "the file is empty"},
+    {"truncated-nodes.msh", "truncated"},
+    {"malformed-number.msh", "found '1.0.5'"},
+    {"missing-end-elements.msh", "$EndElements"},
+    {"version-4.0.msh", "save the mesh as 4.1 or 2.2"},
+    {"unknown-node.msh", "element 6 references node 99"},
+    {"quad-2d.msh", "only triangles (2D) and tetrahedra (3D)"},
+    {"hexahedron.msh", "8-node hexahedron"},
+    {"second-order-triangle.msh", "gmsh -order 1"},
+    {"no-triangles-or-tetrahedra.msh", "no triangles or tetrahedra"},
+    {"binary-truncated.msh", "byte 2404"},
+    {"unknown-element-type.msh", "type 999"},
+    {"negative-count.msh", "number of nodes is -4"},
+    {"huge-count.msh", "number of elements is 999999999999"},
+    {"duplicate-node-tag.msh", "node tag 3 is defined twice"},
+    {"unterminated-section.msh", "has no $EndComments"},
+    {"inverted-tet.msh", "is inverted"},
+    {"zero-volume-tet.msh", "zero volume"},
+    {"duplicate-nodes.msh", "duplicate"},
+    {"unused-node.msh", "used by no element"},
+    {"face-three-tets.msh", "shared by 3 elements"},
+    {"untagged-boundary-face.msh", "in no physical group"},
+    {"nonplanar-triangles.msh", "not planar"},
+};
+
+// Shows the file name, not the bytes, in test names and failure messages.
+void PrintTo(const BadMesh& b, std::ostream* os) {
+  *os << b.file;
+}
+
+class InfoBadMesh : public testing::TestWithParam<BadMesh> {};
+
+TEST_P(InfoBadMesh, ExitsWithOneLineError) {
+  const BadMesh& b = GetParam();
+  const Result r = run_streamcfd("info '" + data(std::string("bad/") + b.file) + "'");
+  EXPECT_EQ(r.code, 2) << r.err;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "stderr must be exactly one line:\n" << r.err;
+  EXPECT_NE(r.err.find(b.file), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(b.phrase), std::string::npos) << "expected '" << b.phrase << "' in\n"
+                                                     << r.err;
+}
+
+std::string case_name(const testing::TestParamInfo<BadMesh>& info) {
+  std::string s = info.param.file;
+  s = s.substr(0, s.rfind(".msh"));
+  for (char& c : s)
+    if (c == '-' || c == '.') c = '_';
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(BadMeshes, InfoBadMesh, testing::ValuesIn(kBadMeshes), case_name);
+
+TEST(Info, GoodMeshExitsZero) {
+  const Result r = run_streamcfd("info '" + data("gmsh/square-msh41.msh") + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("66"), std::string::npos) << r.out;  // 66 triangles
+}
+
+// Braces and brackets balance outside strings; strings close.
+bool looks_like_json_object(const std::string& s) {
+  if (s.empty() || s.front() != '{') return false;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    if (depth < 0) return false;
+    if (depth == 0 && c == '}' && s.find_first_not_of(" \n", i + 1) != std::string::npos)
+      return false;
+  }
+  return depth == 0 && !in_string;
+}
+
+TEST(Info, JsonHasTheCellCount) {
+  const Result r = run_streamcfd("info --json '" + data("gmsh/cube-msh41.msh") + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(looks_like_json_object(r.out)) << r.out;
+  EXPECT_NE(r.out.find("\"cells\": 1125"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"dim\": 3"), std::string::npos) << r.out;
+}
+
+}  // namespace

@@ -1,0 +1,188 @@
+// `streamcfd run CASE [--set key=value]... [--quiet] [--log FILE]`: the run loop shared by every
+// model. Reads the case and the mesh, makes the backend and the model, prints the effective
+// configuration, then advances step by step with one progress line per step (rank 0), writing
+// VTK output at the output interval and at the end, and a JSON summary. Ctrl-C stops after the
+// current step and writes that state; a solver failure stops the run with the message, the
+// output already written stays valid.
+// Exit codes: 0 done, 1 solver failure, 2 bad input, 130 interrupted.
+#include <fmt/format.h>
+
+#include <array>
+#include <csignal>
+#include <filesystem>
+#include <string_view>
+
+#include "app/commands.hpp"
+#include "app/run_summary.hpp"
+#include "backend/backend.hpp"
+#include "config/case.hpp"
+#include "config/suggest.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/timer.hpp"
+#include "mesh_io/gmsh.hpp"
+#include "output/atomic_file.hpp"
+#include "output/series_writer.hpp"
+#include "physics/model.hpp"
+#include "topology/build.hpp"
+
+namespace scfd::app {
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+// First Ctrl-C: finish the step, write the state, stop. A second one kills the run at once.
+extern "C" void on_sigint(int) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+struct RunOptions {
+  std::string case_file;
+  std::vector<std::string> overrides;
+  bool quiet = false;
+  std::string log_file;
+};
+
+struct OutputSettings {
+  std::filesystem::path directory;
+  int interval = 0;
+  std::vector<std::string> fields;
+};
+
+std::string choose_backend(const config::Case& c) {
+  static constexpr std::array<std::string_view, 2> backends = {"auto", "cpu"};
+  static constexpr std::array<std::string_view, 2> precisions = {"fp64", "fp32"};
+  std::string name = c.choice("solver.backend", backends, "auto");
+  const std::string precision = c.choice("solver.precision", precisions, "fp64");
+  if (name == "auto") name = "cpu";  // no GPU backend in this build yet
+  if (name == "cpu" && precision != "fp64")
+    c.fail("solver.precision", "the cpu backend computes in fp64 only (fp32 is a GPU option)");
+  return name;
+}
+
+OutputSettings read_output(const config::Case& c, const physics::Model& model) {
+  OutputSettings o;
+  o.directory = c.directory() / c.get<std::string>("output.directory", "output");
+  o.interval = static_cast<int>(c.get<long long>("output.interval", 10));
+  if (o.interval < 0) c.fail("output.interval", "must be >= 0 (0: only the first and last step)");
+  const std::vector<std::string> valid = model.field_names();
+  o.fields = c.get<std::vector<std::string>>("output.fields", valid);
+  for (const auto& f : o.fields)
+    if (std::find(valid.begin(), valid.end(), f) == valid.end())
+      c.fail("output.fields", fmt::format("unknown field '{}' (valid: {}){}", f,
+                                          config::join(valid), config::did_you_mean(f, valid)));
+  return o;
+}
+
+std::filesystem::path write_fields(output::SeriesWriter& writer, const physics::Model& model,
+                                   const OutputSettings& o) {
+  const std::vector<physics::HostField> fields = model.fields(o.fields);
+  std::vector<output::Field> points, cells;
+  for (const auto& f : fields)
+    (f.at_cells ? cells : points).push_back({f.name, f.components, f.data});
+  return writer.write(model.time(), model.step(), points, cells);
+}
+
+std::string eta(double seconds) {
+  if (seconds < 120) return fmt::format("{:.1f} s", seconds);
+  if (seconds < 7200) return fmt::format("{:.1f} min", seconds / 60);
+  return fmt::format("{:.1f} h", seconds / 3600);
+}
+
+int run_case(const RunOptions& opt) {
+  if (!opt.log_file.empty()) log::set_file(opt.log_file);
+  log::set_quiet(opt.quiet);
+  RunSummary summary;
+  Timer total;
+  const config::Case c = config::Case::load(opt.case_file, opt.overrides);
+  topology::Mesh mesh;
+  {
+    ScopedPhase p(summary.timers, "mesh");
+    const std::filesystem::path mesh_file = c.resolve_path("mesh.file");
+    std::vector<std::string> notes;
+    mesh_io::RawMesh raw = mesh_io::read_gmsh(mesh_file.string());
+    notes = raw.notes;
+    mesh = topology::build_mesh(raw, {}, &notes);
+    for (const auto& n : notes) log::info("note: {}", n);
+  }
+  const std::string backend_name = choose_backend(c);
+  const std::unique_ptr<backend::Backend> be = backend::make_backend(backend_name);
+  std::unique_ptr<physics::Model> model;
+  {
+    ScopedPhase p(summary.timers, "setup");
+    model = physics::make_model(c, mesh, *be);
+  }
+  const OutputSettings out = read_output(c, *model);
+  c.check_all_used();
+
+  log::info("streamcfd run {}", opt.case_file);
+  log::info("effective configuration:\n{}", c.effective_toml());
+  log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches)", mesh.source, mesh.dim, mesh.n_nodes,
+            mesh.n_cells, mesh.patches.size());
+  log::info("model: {}, backend: {} (fp64{}), {} step{}", model->name(), be->name(),
+            backend_name == "cpu" ? ", the reference backend" : "", model->total_steps(),
+            model->total_steps() == 1 ? "" : "s");
+  output::SeriesWriter writer(mesh, out.directory, model->name());
+  output::write_text_atomic(out.directory / "case.effective.toml", c.effective_toml());
+  writer.write_boundary();
+  if (!model->steady()) write_fields(writer, *model, out);
+
+  g_interrupted = 0;
+  std::signal(SIGINT, on_sigint);
+  Timer stepping;
+  int status = 0;
+  while (model->step() < model->total_steps()) {
+    Timer step_timer;
+    physics::StepReport r;
+    try {
+      ScopedPhase p(summary.timers, "solve");
+      r = model->advance();
+    } catch (const physics::SolveError& e) {
+      log::warn("{} (the output written so far is complete)", e.what());
+      summary.status = "failed";
+      summary.message = e.what();
+      status = 1;
+      break;
+    }
+    summary.add_step(r);
+    const double dt_wall = step_timer.seconds();
+    const int left = model->total_steps() - model->step();
+    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {:.3f} s/step  ETA {}",
+              r.step, fmt::formatted_size("{}", model->total_steps()), model->total_steps(), r.time,
+              r.iterations, r.residual, dt_wall, eta(left * stepping.seconds() / model->step()));
+    const bool last = model->step() == model->total_steps();
+    if (last || g_interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
+      ScopedPhase p(summary.timers, "output");
+      write_fields(writer, *model, out);
+    }
+    if (g_interrupted && !last) {
+      summary.status = "interrupted";
+      summary.message = fmt::format("interrupted by Ctrl-C after step {}", model->step());
+      log::warn("{}: state written", summary.message);
+      status = 130;
+      break;
+    }
+  }
+  std::signal(SIGINT, SIG_DFL);
+  summary.timers.add("total", total.seconds());
+  const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
+  output::write_text_atomic(json, summary.to_json(opt.case_file, mesh, *model, be->name()));
+  log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),
+            json.string());
+  return status;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* sub = app.add_subcommand("run", "Run a case file");
+  sub->add_option("case", opt->case_file, "Case file (.toml)")->required();
+  sub->add_option("--set", opt->overrides, "Override a case-file key: --set solver.tolerance=1e-8")
+      ->type_name("KEY=VALUE");
+  sub->add_flag("--quiet", opt->quiet, "Print nothing but errors");
+  sub->add_option("--log", opt->log_file, "Also write everything printed to FILE");
+  return [opt] { return run_case(*opt); };
+}
+
+}  // namespace scfd::app

@@ -1,0 +1,311 @@
+// Heat model time stepping (see heat.hpp). Per step, with theta in (0, 1] and Δt:
+//   (M/Δt + θ(K + R)) T¹ = (M/Δt − (1−θ)(K + R)) T⁰ + θ f¹ + (1−θ) f⁰
+// M: lumped heat capacity (Σ ρc V_c/(d+1)), K: conductivity-weighted node Laplacian, R: lumped
+// convection coefficient h A/d, f: source S V_dual + heat flux q A/d + h T_amb A/d.
+// Steady: (K + R) T = f. Dirichlet nodes are eliminated symmetrically (Backend::node_system):
+// their known values move to the right-hand side, their rows become the identity.
+#include "physics/heat.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "backend/cpu/operators.hpp"
+#include "core/error.hpp"
+#include "physics/heat_setup.hpp"
+#include "solvers/pcg.hpp"
+
+namespace scfd::physics {
+namespace {
+
+using backend::Field;
+
+class NodeSystem final : public solvers::LinearOperator {
+ public:
+  NodeSystem(const topology::Mesh& m, const backend::Backend& be, const Field& d, real b,
+             const Field& w, const Field& fixed)
+      : m_(m), be_(be), d_(d), b_(b), w_(w), fixed_(fixed) {}
+  index size() const override { return m_.n_nodes; }
+  void apply(const Field& x, Field& y) const override {
+    be_.node_system(m_, d_, b_, w_, fixed_, x, y);
+  }
+  void diagonal(Field& diag) const override {
+    be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);
+  }
+
+ private:
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  const Field& d_;
+  real b_;
+  const Field& w_;
+  const Field& fixed_;
+};
+
+class HeatModel final : public Model {
+ public:
+  HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be);
+  std::string name() const override { return "heat"; }
+  bool steady() const override { return steady_; }
+  int total_steps() const override { return n_steps_; }
+  int step() const override { return step_; }
+  double time() const override { return t_; }
+  StepReport advance() override;
+  std::vector<HostField> fields(const std::vector<std::string>& names) const override;
+  std::vector<std::string> field_names() const override { return {"temperature", "heat_flux"}; }
+  std::vector<std::pair<std::string, double>> figures() const override;
+
+ private:
+  void read_time(const config::Case& c);
+  std::unique_ptr<Field> upload(const std::vector<real>& host) const;
+  std::vector<real> load_vector(double t) const;  // f(t)
+  std::vector<real> dirichlet_values(double t) const;
+  std::vector<real> temperature() const;
+
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  heat::Setup setup_;
+  bool steady_ = false;
+  real theta_ = 1;
+  double dt_ = 0;
+  int n_steps_ = 1;
+  int step_ = 0;
+  double t_ = 0;
+  solvers::PcgOptions pcg_options_;
+  bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
+
+  std::vector<real> mass_, robin_;  // host copies (per node)
+  std::vector<real> load_old_;      // f at the last time level, when loads depend on time
+  std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
+      robin_field_;
+  std::unique_ptr<NodeSystem> system_;
+  std::unique_ptr<solvers::Pcg> pcg_;
+};
+
+HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be)
+    : m_(m), be_(be), setup_(heat::read_setup(c, m)) {
+  read_time(c);
+  const auto nn = static_cast<std::size_t>(m.n_nodes);
+  // Lumped heat capacity and convection coefficients.
+  mass_.assign(nn, 0);
+  for (index n = 0; n < m.n_nodes; ++n)
+    for (index cell : m.node_cells.row(n))
+      mass_[n] += setup_.heat_capacity[cell] * m.cell_volume[cell] / (m.dim + 1);
+  robin_.assign(nn, 0);
+  bool any_fixed_or_robin = false;
+  for (const auto& bc : setup_.bcs) {
+    loads_constant_ = loads_constant_ && bc.value.is_constant();
+    if (bc.kind == heat::BcKind::heat_flux) continue;
+    any_fixed_or_robin = true;
+    if (bc.kind == heat::BcKind::convection)
+      for (std::size_t k = 0; k < bc.nodes.size(); ++k) robin_[bc.nodes[k]] += bc.h * bc.area[k];
+  }
+  loads_constant_ = loads_constant_ && setup_.source.is_constant();
+  if (steady_ && !any_fixed_or_robin)
+    throw input_error(
+        "{}: a steady heat problem needs at least one boundary of type temperature "
+        "or convection (with heat-flux/insulated boundaries only, T is not unique)",
+        c.path());
+
+  std::vector<real> fixed(nn, 0), free(nn, 1);
+  for (std::size_t n = 0; n < nn; ++n)
+    if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1, free[n] = 0;
+  std::vector<real> w(static_cast<std::size_t>(m.n_edges));
+  backend::cpu::edge_weights_from_cells(m, setup_.conductivity, w);
+  std::vector<real> d(nn), mass_dt(nn, 0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    if (!steady_) mass_dt[n] = mass_[n] / dt_;
+    d[n] = mass_dt[n] + theta_ * robin_[n];
+  }
+  fixed_ = upload(fixed);
+  free_ = upload(free);
+  w_ = upload(w);
+  d_ = upload(d);
+  mass_dt_ = upload(mass_dt);
+  robin_field_ = upload(robin_);
+  rhs_ = be.make_field(m.n_nodes);
+  tmp_ = be.make_field(m.n_nodes);
+  load_old_ = load_vector(t_);
+  load_ = upload(load_old_);
+  dirichlet_ = upload(dirichlet_values(t_));
+
+  // Initial condition (Dirichlet nodes take their boundary value).
+  const config::Expression init = c.function("initial.temperature", 0.0);
+  std::vector<real> t0(nn);
+  for (std::size_t n = 0; n < nn; ++n) {
+    const Vec3& x = m.node_x[n];
+    t0[n] = init(x.x, x.y, x.z, t_);
+  }
+  t_field_ = upload(t0);
+  system_ = std::make_unique<NodeSystem>(m, be, *d_, theta_, *w_, *fixed_);
+  pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
+}
+
+void HeatModel::read_time(const config::Case& c) {
+  static constexpr std::array<std::string_view, 2> modes = {"steady", "transient"};
+  static constexpr std::array<std::string_view, 2> schemes = {"backward-euler", "crank-nicolson"};
+  steady_ = c.choice("time.mode", modes) == "steady";
+  if (!steady_) {
+    theta_ = c.choice("time.scheme", schemes, "crank-nicolson") == "backward-euler" ? 1.0 : 0.5;
+    dt_ = c.require<double>("time.dt");
+    if (!(dt_ > 0)) c.fail("time.dt", fmt::format("must be > 0, got {}", dt_));
+    t_ = c.get<double>("time.start", 0.0);
+    if (c.has("time.steps") == c.has("time.end"))
+      c.fail("time", "give exactly one of time.steps and time.end");
+    if (c.has("time.steps")) {
+      n_steps_ = static_cast<int>(c.require<long long>("time.steps"));
+      if (n_steps_ < 1) c.fail("time.steps", "must be >= 1");
+    } else {
+      const double end = c.require<double>("time.end");
+      if (!(end > t_)) c.fail("time.end", fmt::format("must be > time.start = {}", t_));
+      n_steps_ = static_cast<int>(std::ceil((end - t_) / dt_ - 1e-9));
+      dt_ = (end - t_) / n_steps_;  // land exactly on the end time
+    }
+  }
+  pcg_options_.relative_tolerance = c.get<double>("solver.tolerance", 1e-10);
+  pcg_options_.absolute_tolerance = c.get<double>("solver.absolute_tolerance", 0.0);
+  pcg_options_.max_iterations = static_cast<int>(c.get<long long>("solver.max_iterations", 5000));
+  if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
+    c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
+}
+
+std::unique_ptr<Field> HeatModel::upload(const std::vector<real>& host) const {
+  auto f = be_.make_field(static_cast<index>(host.size()));
+  be_.upload(host, *f);
+  return f;
+}
+
+std::vector<real> HeatModel::load_vector(double t) const {
+  std::vector<real> f(static_cast<std::size_t>(m_.n_nodes), 0);
+  for (index n = 0; n < m_.n_nodes; ++n) {
+    const Vec3& x = m_.node_x[n];
+    f[n] = setup_.source(x.x, x.y, x.z, t) * m_.node_dual_volume[n];
+  }
+  for (const auto& bc : setup_.bcs) {
+    if (bc.kind == heat::BcKind::temperature) continue;
+    const real h = bc.kind == heat::BcKind::convection ? bc.h : 1;
+    for (std::size_t k = 0; k < bc.nodes.size(); ++k) {
+      const Vec3& x = m_.node_x[bc.nodes[k]];
+      f[bc.nodes[k]] += h * bc.value(x.x, x.y, x.z, t) * bc.area[k];
+    }
+  }
+  return f;
+}
+
+std::vector<real> HeatModel::dirichlet_values(double t) const {
+  std::vector<real> g(static_cast<std::size_t>(m_.n_nodes), 0);
+  for (index n = 0; n < m_.n_nodes; ++n) {
+    const int b = setup_.dirichlet_bc[n];
+    if (b < 0) continue;
+    const Vec3& x = m_.node_x[n];
+    g[n] = setup_.bcs[static_cast<std::size_t>(b)].value(x.x, x.y, x.z, t);
+  }
+  return g;
+}
+
+StepReport HeatModel::advance() {
+  SCFD_CHECK(step_ < n_steps_, "advance past the last step");
+  const double t_new = steady_ ? t_ : t_ + dt_;
+  // rhs = θ f(t_new) + (1−θ) f(t_old), on the host only when the loads depend on time.
+  if (loads_constant_) {
+    be_.copy(*load_, *rhs_);
+  } else {
+    std::vector<real> f_new = load_vector(t_new);
+    std::vector<real> f(f_new.size());
+    for (std::size_t i = 0; i < f.size(); ++i)
+      f[i] = theta_ * f_new[i] + (1 - theta_) * load_old_[i];
+    be_.upload(f, *rhs_);
+    load_old_ = std::move(f_new);
+  }
+  if (!steady_) {
+    be_.multiply(*mass_dt_, *t_field_, *tmp_);  // + M/Δt T⁰
+    be_.axpy(1, *tmp_, *rhs_);
+    if (theta_ < 1) {  // − (1−θ)(K + R) T⁰
+      be_.node_laplacian(m_, *w_, *t_field_, *tmp_);
+      be_.axpy(-(1 - theta_), *tmp_, *rhs_);
+      be_.multiply(*robin_field_, *t_field_, *tmp_);
+      be_.axpy(-(1 - theta_), *tmp_, *rhs_);
+    }
+  }
+  // Dirichlet elimination: rhs_free −= θ K g, rhs_fixed = g; initial guess takes g too.
+  if (!loads_constant_) be_.upload(dirichlet_values(t_new), *dirichlet_);
+  be_.node_laplacian(m_, *w_, *dirichlet_, *tmp_);
+  be_.axpy(-theta_, *tmp_, *rhs_);
+  be_.multiply(*free_, *rhs_, *rhs_);
+  be_.axpy(1, *dirichlet_, *rhs_);
+  be_.multiply(*free_, *t_field_, *t_field_);
+  be_.axpy(1, *dirichlet_, *t_field_);
+
+  const solvers::PcgResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
+  if (!r.converged()) throw SolveError(fmt::format("step {}: {}", step_ + 1, r.message));
+  t_ = t_new;
+  ++step_;
+  return {step_, t_, r.iterations, r.relative_residual};
+}
+
+std::vector<real> HeatModel::temperature() const {
+  std::vector<real> t(static_cast<std::size_t>(m_.n_nodes));
+  be_.download(*t_field_, t);
+  return t;
+}
+
+std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) const {
+  const auto want = [&](const char* n) {
+    return names.empty() || std::find(names.begin(), names.end(), n) != names.end();
+  };
+  std::vector<HostField> out;
+  const std::vector<real> t = temperature();
+  if (want("temperature")) out.push_back({"temperature", 1, false, t});
+  if (want("heat_flux")) {
+    // q_c = -k_c grad T_c with the P1 gradient: grad phi_k = -(outward area vector of the face
+    // opposite node k) / (d V_c).
+    const int w = m_.cell_width();
+    HostField q{"heat_flux", 3, true, std::vector<real>(3 * static_cast<std::size_t>(m_.n_cells))};
+    for (index c = 0; c < m_.n_cells; ++c) {
+      Vec3 g;
+      for (int k = 0; k < w; ++k) {
+        const auto ck = static_cast<std::size_t>(w * c + k);
+        const index f = m_.cell_faces[ck];
+        const real s = m_.cell_face_sign[ck];
+        g -= (s * m_.face_area[f] * t[m_.cell_nodes[ck]]) * m_.face_normal[f];
+      }
+      g = g * (-setup_.conductivity[c] / (m_.dim * m_.cell_volume[c]));
+      for (int d = 0; d < 3; ++d) q.data[3 * static_cast<std::size_t>(c) + d] = g[d];
+    }
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> HeatModel::figures() const {
+  const std::vector<real> t = temperature();
+  const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
+  std::vector<std::pair<std::string, double>> out = {{"temperature_min", *lo},
+                                                     {"temperature_max", *hi}};
+  if (setup_.has_exact) {
+    // Error against verification.temperature: dual-volume weighted RMS and maximum.
+    double e2 = 0, vol = 0, emax = 0;
+    for (index n = 0; n < m_.n_nodes; ++n) {
+      const Vec3& x = m_.node_x[n];
+      const double e = t[n] - setup_.exact(x.x, x.y, x.z, t_);
+      e2 += m_.node_dual_volume[n] * e * e;
+      vol += m_.node_dual_volume[n];
+      emax = std::max(emax, std::abs(e));
+    }
+    out.emplace_back("error_l2", std::sqrt(e2 / vol));
+    out.emplace_back("error_max", emax);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> make_heat_model(const config::Case& c, const topology::Mesh& mesh,
+                                       const backend::Backend& backend) {
+  return std::make_unique<HeatModel>(c, mesh, backend);
+}
+
+}  // namespace scfd::physics

@@ -1,0 +1,65 @@
+// The interface between the run loop and a physical model (heat, ns-classical, ns-exact): the
+// loop asks the model to advance one step at a time and, at output times, for its fields as host
+// arrays. A model reads its own keys from the case file; the registry maps the case file's
+// `physics.model` word to the model.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "config/case.hpp"
+#include "topology/mesh.hpp"
+
+namespace scfd::physics {
+
+// A field copied to the host for output: point (node) or cell data, 1 or 3 components.
+struct HostField {
+  std::string name;
+  int components = 1;
+  bool at_cells = false;
+  std::vector<real> data;
+};
+
+// What one step did, for the progress line and the run summary.
+struct StepReport {
+  int step = 0;
+  double time = 0;
+  int iterations = 0;   // linear-solver iterations of this step (all solves)
+  double residual = 0;  // final relative residual of the last solve
+};
+
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::string name() const = 0;
+  virtual bool steady() const = 0;
+  // Number of steps the run will take (1 for a steady problem).
+  virtual int total_steps() const = 0;
+  virtual int step() const = 0;
+  virtual double time() const = 0;
+  // Advances one step. Throws SolveError when the linear solver fails.
+  virtual StepReport advance() = 0;
+  // Copies the current state to host arrays. `names` selects fields (empty = all the model has).
+  virtual std::vector<HostField> fields(const std::vector<std::string>& names) const = 0;
+  // Names of the fields `fields` can produce (the valid values of output.fields).
+  virtual std::vector<std::string> field_names() const = 0;
+  // Scalar results for the run summary (e.g. error against an exact solution), name -> value.
+  virtual std::vector<std::pair<std::string, double>> figures() const { return {}; }
+};
+
+// A run-time failure that is not the user's input: a solver that broke down or did not
+// converge, a NaN. The run loop writes the last good state and exits with code 1.
+class SolveError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Makes the model named by physics.model in the case. InputError for an unknown model.
+std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
+                                  const backend::Backend& backend);
+
+}  // namespace scfd::physics

@@ -1,0 +1,110 @@
+// The documented run command end to end: per-step progress lines and the result location on the
+// terminal, a .pvd series whose every .vtu VTK's own reader opens with the right arrays and sizes,
+// the JSON summary and the effective configuration next to them; --quiet and --log; Ctrl-C writes
+// the current state and exits with 130.
+#include <gtest/gtest.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "common/json_number.hpp"
+#include "common/run_command.hpp"
+
+namespace scfd {
+namespace {
+
+const std::string kCube = std::string(SCFD_SOURCE_DIR) + "/cases/heat-cube/case.toml";
+
+std::vector<std::string> pvd_files(const std::filesystem::path& pvd) {
+  const std::string text = test::slurp(pvd);
+  std::vector<std::string> files;
+  const std::regex re("file=\"([^\"]+)\"");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
+       ++it)
+    files.push_back((*it)[1].str());
+  return files;
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(Run, WritesProgressAndSeriesThatVtkReads) {
+  const auto dir = test::fresh_directory("run");
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + kCube +
+                                   " --set output.directory=" + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count(r.out, "/20  t = "), 20) << r.out;  // one progress line per step
+  EXPECT_NE(r.out.find("CG "), std::string::npos);
+  EXPECT_NE(r.out.find("ETA"), std::string::npos);
+  EXPECT_NE(r.out.find("results: " + (dir / "heat.pvd").string()), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "case.effective.toml"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "heat_boundary.vtu"));
+
+  const std::string json = test::slurp(dir / "heat_summary.json");
+  const double nodes = test::json_number(json, "nodes"), cells = test::json_number(json, "cells");
+  EXPECT_EQ(test::json_number(json, "steps"), 20);
+  EXPECT_NE(json.find("\"status\": \"completed\""), std::string::npos);
+
+  const std::vector<std::string> files = pvd_files(dir / "heat.pvd");
+  ASSERT_EQ(files.size(), 5u);  // steps 0, 5, 10, 15, 20 (interval 5)
+  for (const std::string& f : files) {
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    reader->SetFileName((dir / f).c_str());
+    reader->Update();
+    vtkUnstructuredGrid* g = reader->GetOutput();
+    ASSERT_EQ(g->GetNumberOfPoints(), nodes) << f;
+    ASSERT_EQ(g->GetNumberOfCells(), cells) << f;
+    vtkDataArray* t = g->GetPointData()->GetArray("temperature");
+    vtkDataArray* q = g->GetCellData()->GetArray("heat_flux");
+    ASSERT_NE(t, nullptr);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(t->GetNumberOfComponents(), 1);
+    EXPECT_EQ(q->GetNumberOfComponents(), 3);
+    EXPECT_NE(g->GetCellData()->GetArray("region"), nullptr);
+    EXPECT_NE(g->GetPointData()->GetArray("patch"), nullptr);
+    double range[2];
+    t->GetRange(range);
+    EXPECT_GE(range[0], -1e-12);
+    EXPECT_LE(range[1], 1.0 + 1e-12);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Run, QuietPrintsNothingAndLogKeepsEverything) {
+  const auto dir = test::fresh_directory("quiet");
+  const auto log = dir / "run.log";
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + kCube + " --quiet --log " +
+                                   log.string() + " --set output.directory=" + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_EQ(count(test::slurp(log), "/20  t = "), 20);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Run, CtrlCWritesTheCurrentStateAndExits130) {
+  const auto dir = test::fresh_directory("sigint");
+  // Tiny steps: the run would take hours; SIGINT after a moment must stop it cleanly.
+  const std::string run = std::string(SCFD_BINARY) + " run " + kCube +
+                          " --quiet --set time.dt=1e-9 --set output.interval=0" +
+                          " --set output.directory=" + dir.string();
+  const auto r = test::run_command("(" + run + " & pid=$!; sleep 2; kill -INT $pid; wait $pid)");
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted by Ctrl-C after step"), std::string::npos) << r.err;
+  EXPECT_EQ(pvd_files(dir / "heat.pvd").size(), 2u);  // the initial and the interrupted state
+  const std::string json = test::slurp(dir / "heat_summary.json");
+  EXPECT_NE(json.find("\"status\": \"interrupted\""), std::string::npos) << json;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace scfd
