@@ -3,44 +3,16 @@
 // or topology::build_mesh finds it; a good mesh exits 0, and `--json` prints one JSON object
 // with the right cell count.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <ostream>
 #include <string>
+
+#include "common/run_command.hpp"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
-
-// Runs `streamcfd ARGS` with stdout and stderr captured to temporary files.
-Result run_streamcfd(const std::string& args) {
-  const auto dir = std::filesystem::temp_directory_path();
-  // Unique per process: other build trees may run this test at the same time.
-  const std::string stem = "scfd_info_test_" + std::to_string(getpid());
-  const auto out = dir / (stem + "_stdout.txt"), err = dir / (stem + "_stderr.txt");
-  const std::string cmd = std::string("'") + SCFD_BINARY + "' " + args + " > '" + out.string() +
-                          "' 2> '" + err.string() + "' < /dev/null";
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
-  return r;
+// Runs `streamcfd ARGS` with stdout and stderr captured.
+scfd::test::CommandResult run_streamcfd(const std::string& args) {
+  return scfd::test::run_command(std::string("'") + SCFD_BINARY + "' " + args);
 }
 
 std::string data(const std::string& rel) {
@@ -88,8 +60,8 @@ class InfoBadMesh : public testing::TestWithParam<BadMesh> {};
 
 TEST_P(InfoBadMesh, ExitsWithOneLineError) {
   const BadMesh& b = GetParam();
-  const Result r = run_streamcfd("info '" + data(std::string("bad/") + b.file) + "'");
-  EXPECT_EQ(r.code, 2) << r.err;
+  const auto r = run_streamcfd("info '" + data(std::string("bad/") + b.file) + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
   ASSERT_FALSE(r.err.empty());
   EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "stderr must be exactly one line:\n" << r.err;
   EXPECT_NE(r.err.find(b.file), std::string::npos) << r.err;
@@ -108,8 +80,8 @@ std::string case_name(const testing::TestParamInfo<BadMesh>& info) {
 INSTANTIATE_TEST_SUITE_P(BadMeshes, InfoBadMesh, testing::ValuesIn(kBadMeshes), case_name);
 
 TEST(Info, GoodMeshExitsZero) {
-  const Result r = run_streamcfd("info '" + data("gmsh/square-msh41.msh") + "'");
-  EXPECT_EQ(r.code, 0) << r.err;
+  const auto r = run_streamcfd("info '" + data("gmsh/square-msh41.msh") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("66"), std::string::npos) << r.out;  // 66 triangles
 }
@@ -139,8 +111,8 @@ bool looks_like_json_object(const std::string& s) {
 }
 
 TEST(Info, JsonHasTheCellCount) {
-  const Result r = run_streamcfd("info --json '" + data("gmsh/cube-msh41.msh") + "'");
-  EXPECT_EQ(r.code, 0) << r.err;
+  const auto r = run_streamcfd("info --json '" + data("gmsh/cube-msh41.msh") + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(looks_like_json_object(r.out)) << r.out;
   EXPECT_NE(r.out.find("\"cells\": 1125"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"dim\": 3"), std::string::npos) << r.out;

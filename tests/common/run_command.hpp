@@ -1,5 +1,6 @@
 // Test helper: runs a shell command, capturing its exit code, stdout and stderr (through
-// temporary files, so both streams are complete even when large).
+// temporary files, so both streams are complete even when large). Temporary names carry the
+// process id and a counter: several test processes (and build trees) run at the same time.
 #pragma once
 
 #include <sys/wait.h>
@@ -28,9 +29,10 @@ inline std::string slurp(const std::filesystem::path& p) {
 
 inline CommandResult run_command(const std::string& command) {
   const auto dir = std::filesystem::temp_directory_path();
-  const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(std::rand());
+  static int counter = 0;
+  const std::string tag = std::to_string(::getpid()) + "_" + std::to_string(++counter);
   const auto out = dir / ("scfd_out_" + tag), err = dir / ("scfd_err_" + tag);
-  const std::string full = command + " >" + out.string() + " 2>" + err.string();
+  const std::string full = command + " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
   const int status = std::system(full.c_str());
   CommandResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -43,9 +45,10 @@ inline CommandResult run_command(const std::string& command) {
 
 // A fresh empty directory under the system temp dir, unique per call.
 inline std::filesystem::path fresh_directory(const std::string& name) {
+  static int counter = 0;
   const auto p =
       std::filesystem::temp_directory_path() /
-      ("scfd_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(std::rand()));
+      ("scfd_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p;
