@@ -64,6 +64,8 @@ class HeatModel final : public Model {
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
   std::vector<real> temperature() const;
+  void add_heat_flows(const std::vector<real>& t,
+                      std::vector<std::pair<std::string, double>>& out) const;
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
@@ -78,6 +80,7 @@ class HeatModel final : public Model {
   bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
 
   std::vector<real> mass_, robin_;  // host copies (per node)
+  std::vector<real> edge_weights_;  // host copy (per edge), for the heat-flow figures
   std::vector<real> load_old_;      // f at the last time level, when loads depend on time
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
@@ -113,7 +116,8 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   std::vector<real> fixed(nn, 0), free(nn, 1);
   for (std::size_t n = 0; n < nn; ++n)
     if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1, free[n] = 0;
-  std::vector<real> w(static_cast<std::size_t>(m.n_edges));
+  std::vector<real>& w = edge_weights_;
+  w.resize(static_cast<std::size_t>(m.n_edges));
   backend::cpu::edge_weights_from_cells(m, setup_.conductivity, w);
   std::vector<real> d(nn), mass_dt(nn, 0);
   for (std::size_t n = 0; n < nn; ++n) {
@@ -298,7 +302,27 @@ std::vector<std::pair<std::string, double>> HeatModel::figures() const {
     out.emplace_back("error_l2", std::sqrt(e2 / vol));
     out.emplace_back("error_max", emax);
   }
+  if (steady_) add_heat_flows(t, out);
   return out;
+}
+
+// Heat flow into the domain through each temperature patch (W), from the discrete balance at its
+// nodes: Q_i = (K T + R T - f)_i, the consistent boundary flux of the FE/median-dual scheme. With
+// the other figures it shows conservation: the flows and the loads sum to zero in a steady state.
+void HeatModel::add_heat_flows(const std::vector<real>& t,
+                               std::vector<std::pair<std::string, double>>& out) const {
+  std::vector<real> kt(t.size());
+  backend::cpu::node_laplacian(m_, edge_weights_, t, kt);
+  const std::vector<real> f = load_vector(t_);
+  std::vector<double> flow(setup_.bcs.size(), 0.0);
+  for (index n = 0; n < m_.n_nodes; ++n) {
+    const int b = setup_.dirichlet_bc[n];
+    if (b >= 0) flow[static_cast<std::size_t>(b)] += kt[n] + robin_[n] * t[n] - f[n];
+  }
+  for (std::size_t b = 0; b < setup_.bcs.size(); ++b)
+    if (setup_.bcs[b].kind == heat::BcKind::temperature)
+      out.emplace_back(
+          "heat_flow_" + m_.patches[static_cast<std::size_t>(setup_.bcs[b].patch)].name, flow[b]);
 }
 
 }  // namespace
