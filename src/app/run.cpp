@@ -6,6 +6,7 @@
 // output already written stays valid.
 // Exit codes: 0 done, 1 solver failure, 2 bad input, 130 interrupted.
 #include <fmt/format.h>
+#include <mpi.h>
 
 #include <array>
 #include <csignal>
@@ -20,9 +21,11 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "halo/halo.hpp"
 #include "mesh_io/gmsh.hpp"
 #include "output/atomic_file.hpp"
 #include "output/series_writer.hpp"
+#include "partition/distribute.hpp"
 #include "physics/model.hpp"
 #include "topology/build.hpp"
 
@@ -74,13 +77,26 @@ OutputSettings read_output(const config::Case& c, const physics::Model& model) {
   return o;
 }
 
+bool all_ranks_ok(bool ok) {
+  int v = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return all != 0;
+}
+
+// Ctrl-C reaches the ranks at slightly different moments: they agree after each step.
+bool any_rank_interrupted() {
+  int v = g_interrupted ? 1 : 0, any = 0;
+  MPI_Allreduce(&v, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return any != 0;
+}
+
 std::filesystem::path write_fields(output::SeriesWriter& writer, const physics::Model& model,
                                    const OutputSettings& o) {
   const std::vector<physics::HostField> fields = model.fields(o.fields);
   std::vector<output::Field> points, cells;
   for (const auto& f : fields)
     (f.at_cells ? cells : points).push_back({f.name, f.components, f.data});
-  return writer.write(model.time(), model.step(), points, cells);
+  return writer.write(model.time(), model.step(), points, cells, all_ranks_ok);
 }
 
 // Seconds in the unit a person reads best: 850 µs, 12.3 ms, 4.56 s, 3.2 min, 1.5 h.
@@ -92,42 +108,82 @@ std::string human_seconds(double s) {
   return fmt::format("{:.1f} h", s / 3600);
 }
 
+// Rank 0 reads and builds the whole mesh, partitions it and sends every rank its part (owned
+// cells plus one ghost layer). An input error on rank 0 reaches every rank as the same
+// InputError, so no rank waits forever.
+topology::Mesh load_mesh(const config::Case& c, MeshInfo& info, PhaseTimers& timers) {
+  ScopedPhase phase(timers, "mesh");
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const std::filesystem::path file = c.resolve_path("mesh.file");
+  topology::Mesh global;
+  std::string error;
+  long long counts[4] = {0, 0, 0, 0};
+  if (rank == 0) {
+    try {
+      mesh_io::RawMesh raw = mesh_io::read_gmsh(file.string());
+      std::vector<std::string> notes = raw.notes;
+      global = topology::build_mesh(raw, {}, &notes);
+      for (const auto& n : notes) log::info("note: {}", n);
+      counts[0] = global.dim;
+      counts[1] = global.n_nodes;
+      counts[2] = global.n_cells;
+      counts[3] = global.n_faces;
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  }
+  int length = static_cast<int>(error.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  error.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!error.empty()) throw InputError(error);
+  MPI_Bcast(counts, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  info = {file.string(), static_cast<int>(counts[0]), counts[1], counts[2], counts[3]};
+  if (nranks == 1) return global;
+  partition::PartitionQuality q;
+  topology::Mesh local = partition::distribute(rank == 0 ? &global : nullptr, MPI_COMM_WORLD, &q);
+  log::info(
+      "partition: {} parts by METIS, edge cut {} faces ({:.1f}%), imbalance {:.3f}, {}..{} "
+      "cells per rank",
+      q.parts, q.edge_cut, 100 * q.cut_fraction, q.imbalance, q.min_cells, q.max_cells);
+  return local;
+}
+
 int run_case(const RunOptions& opt) {
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   RunSummary summary;
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
-  topology::Mesh mesh;
-  {
-    ScopedPhase p(summary.timers, "mesh");
-    const std::filesystem::path mesh_file = c.resolve_path("mesh.file");
-    std::vector<std::string> notes;
-    mesh_io::RawMesh raw = mesh_io::read_gmsh(mesh_file.string());
-    notes = raw.notes;
-    mesh = topology::build_mesh(raw, {}, &notes);
-    for (const auto& n : notes) log::info("note: {}", n);
-  }
+  MeshInfo mesh_info;
+  const topology::Mesh mesh = load_mesh(c, mesh_info, summary.timers);
   const std::string backend_name = choose_backend(c);
   const std::unique_ptr<backend::Backend> be = backend::make_backend(backend_name);
+  halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
   std::unique_ptr<physics::Model> model;
   {
     ScopedPhase p(summary.timers, "setup");
-    model = physics::make_model(c, mesh, *be);
+    model = physics::make_model(c, mesh, *be, halo);
   }
   const OutputSettings out = read_output(c, *model);
   c.check_all_used();
 
   log::info("streamcfd run {}", opt.case_file);
   log::info("effective configuration:\n{}", c.effective_toml());
-  log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches)", mesh.source, mesh.dim, mesh.n_nodes,
-            mesh.n_cells, mesh.patches.size());
+  log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches), {} rank{}", mesh_info.file,
+            mesh_info.dim, mesh_info.nodes, mesh_info.cells, mesh.patches.size(), nranks,
+            nranks == 1 ? "" : "s");
   log::info("model: {}, backend: {} (fp64{}), {} step{}", model->name(), be->name(),
             backend_name == "cpu" ? ", the reference backend" : "", model->total_steps(),
             model->total_steps() == 1 ? "" : "s");
-  output::SeriesWriter writer(mesh, out.directory, model->name());
-  output::write_text_atomic(out.directory / "case.effective.toml", c.effective_toml());
-  writer.write_boundary();
+  output::SeriesWriter writer(mesh, out.directory, model->name(), log::rank(), nranks);
+  if (log::rank() == 0)
+    output::write_text_atomic(out.directory / "case.effective.toml", c.effective_toml());
+  writer.write_boundary(all_ranks_ok);
   if (!model->steady()) write_fields(writer, *model, out);
 
   g_interrupted = 0;
@@ -155,11 +211,12 @@ int run_case(const RunOptions& opt) {
               r.iterations, r.residual, human_seconds(dt_wall),
               human_seconds(left * stepping.seconds() / model->step()));
     const bool last = model->step() == model->total_steps();
-    if (last || g_interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
+    const bool interrupted = any_rank_interrupted();
+    if (last || interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
       ScopedPhase p(summary.timers, "output");
       write_fields(writer, *model, out);
     }
-    if (g_interrupted && !last) {
+    if (interrupted && !last) {
       summary.status = "interrupted";
       summary.message = fmt::format("interrupted by Ctrl-C after step {}", model->step());
       log::warn("{}: state written", summary.message);
@@ -168,9 +225,14 @@ int run_case(const RunOptions& opt) {
     }
   }
   std::signal(SIGINT, SIG_DFL);
+  const halo::HaloStats comm = halo.total();
+  summary.timers.add("halo_comm", comm.comm_seconds);
+  summary.timers.add("halo_wait", comm.wait_seconds);
   summary.timers.add("total", total.seconds());
+  summary.gather(MPI_COMM_WORLD);
+  const std::string json_text = summary.to_json(opt.case_file, mesh_info, *model, be->name());
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
-  output::write_text_atomic(json, summary.to_json(opt.case_file, mesh, *model, be->name()));
+  if (log::rank() == 0) output::write_text_atomic(json, json_text);
   log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),
             json.string());
   return status;

@@ -17,26 +17,46 @@ void RunSummary::add_step(const physics::StepReport& r) {
   last_residual = r.residual;
 }
 
-std::string RunSummary::to_json(const std::string& case_file, const topology::Mesh& mesh,
+void RunSummary::gather(MPI_Comm comm) {
+  MPI_Comm_size(comm, &ranks);
+  const auto& phases = timers.phases();
+  std::vector<double> local, lo(phases.size()), hi(phases.size()), sum(phases.size());
+  for (const auto& p : phases) local.push_back(p.second);
+  const int n = static_cast<int>(local.size());
+  MPI_Allreduce(local.data(), lo.data(), n, MPI_DOUBLE, MPI_MIN, comm);
+  MPI_Allreduce(local.data(), hi.data(), n, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(local.data(), sum.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+  phase_stats.clear();
+  for (int i = 0; i < n; ++i) phase_stats.push_back({lo[i], sum[i] / ranks, hi[i]});
+}
+
+std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& mesh,
                                 const physics::Model& model, const std::string& backend) const {
   std::string figures, phases;
   for (const auto& [name, value] : model.figures())
     figures += fmt::format("{}\n    {}: {}", figures.empty() ? "" : ",", json::string(name),
                            json::number(value));
-  for (const auto& [name, seconds] : timers.phases())
+  // Seconds per phase: rank 0's value, and min/mean/max over the ranks after gather().
+  for (std::size_t i = 0; i < timers.phases().size(); ++i) {
+    const auto& [name, seconds] = timers.phases()[i];
     phases +=
         fmt::format("{}\n    {}: {:.6f}", phases.empty() ? "" : ",", json::string(name), seconds);
+    if (i < phase_stats.size())
+      phases += fmt::format(",\n    {}: {{\"min\": {:.6f}, \"mean\": {:.6f}, \"max\": {:.6f}}}",
+                            json::string(name + "_ranks"), phase_stats[i][0], phase_stats[i][1],
+                            phase_stats[i][2]);
+  }
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
-      "  \"backend\": {},\n  \"ranks\": 1,\n"
+      "  \"backend\": {},\n  \"ranks\": {},\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
       "  \"steps\": {},\n  \"time\": {},\n"
       "  \"solver\": {{\"iterations_total\": {}, \"iterations_mean\": {}, "
       "\"iterations_max\": {}, \"last_relative_residual\": {}}},\n"
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
-      json::string(model.name()), json::string(backend), json::string(mesh.source), mesh.dim,
-      mesh.n_nodes, mesh.n_cells, mesh.n_faces, steps, json::number(model.time()), iterations,
+      json::string(model.name()), json::string(backend), ranks, json::string(mesh.file), mesh.dim,
+      mesh.nodes, mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), figures, phases);
 }

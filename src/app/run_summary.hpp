@@ -2,13 +2,23 @@
 // with their solver iterations, the figures of the model and the wall time per phase.
 #pragma once
 
+#include <mpi.h>
+
+#include <array>
 #include <string>
+#include <vector>
 
 #include "core/timer.hpp"
 #include "physics/model.hpp"
-#include "topology/mesh.hpp"
 
 namespace scfd::app {
+
+// The whole mesh (not one rank's part), as the summary reports it.
+struct MeshInfo {
+  std::string file;
+  int dim = 0;
+  long long nodes = 0, cells = 0, faces = 0;
+};
 
 struct RunSummary {
   PhaseTimers timers;
@@ -19,8 +29,15 @@ struct RunSummary {
   int max_iterations = 0;
   double last_residual = 0;
 
+  int ranks = 1;
+  // Per phase over the ranks (filled by gather): min, mean, max seconds.
+  std::vector<std::array<double, 3>> phase_stats;
+
   void add_step(const physics::StepReport& r);
-  std::string to_json(const std::string& case_file, const topology::Mesh& mesh,
+  // Collective: reduces every phase's time over the ranks of `comm` (each rank has the same
+  // phases in the same order). Call on every rank before to_json on rank 0.
+  void gather(MPI_Comm comm);
+  std::string to_json(const std::string& case_file, const MeshInfo& mesh,
                       const physics::Model& model, const std::string& backend) const;
 };
 

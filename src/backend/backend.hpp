@@ -34,20 +34,31 @@ class Backend {
   virtual void upload(std::span<const real> host, Field& f) const = 0;
   virtual void download(const Field& f, std::span<real> host) const = 0;
 
+  // Halo support: out[k] = x[indices[k]] copied to the host (the send buffer of a halo exchange,
+  // packed on the device by a gather), and x[offset + k] = values[k] (one contiguous upload into
+  // a ghost range).
+  virtual void download_indices(const Field& x, std::span<const index> indices,
+                                std::span<real> out) const = 0;
+  virtual void upload_range(std::span<const real> values, Field& x, index offset) const = 0;
+
   virtual void fill(Field& y, real value) const = 0;
   virtual void copy(const Field& x, Field& y) const = 0;
-  virtual real dot(const Field& x, const Field& y) const = 0;
+  // Sum of x_i y_i over the first n entries (n = the owned count; ghosts never count twice). The
+  // sum is local to this rank: solvers add the ranks' sums (solvers::global_dot).
+  virtual real dot(const Field& x, const Field& y, index n) const = 0;
   virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
   virtual void xpay(const Field& x, real a, Field& y) const = 0;              // y = x + a y
   virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
   virtual void reciprocal(const Field& x, Field& y) const = 0;                // y = 1 ./ x
 
   // Fused update of one PCG iteration: x += alpha p, r -= alpha q, z = dinv .* r.
-  // Returns (r·z, r·r) of the updated r and z.
+  // Returns this rank's (r·z, r·r) over the first n entries of the updated r and z.
   virtual std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q,
-                                           const Field& dinv, Field& x, Field& r,
-                                           Field& z) const = 0;
+                                           const Field& dinv, Field& x, Field& r, Field& z,
+                                           index n) const = 0;
 
+  // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
+  // until a halo exchange fills them.
   // Node system operator (node-based diffusion with Dirichlet rows eliminated symmetrically):
   //   y_i = d_i x_i + b * sum over edges e=(i,j) of w_e (x_i - free_j x_j)   if free_i = 1
   //   y_i = x_i                                                              if free_i = 0

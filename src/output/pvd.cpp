@@ -12,8 +12,6 @@
 
 namespace scfd::output {
 
-namespace {
-
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
@@ -40,8 +38,6 @@ std::string xml_escape(const std::string& s) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string pvd_text(const std::vector<PvdEntry>& entries) {
   std::string out =

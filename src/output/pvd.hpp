@@ -13,6 +13,9 @@ struct PvdEntry {
   int part = 0;      // piece number (0 for serial output)
 };
 
+// S with & < > " ' replaced by XML entities (for attribute values).
+std::string xml_escape(const std::string& s);
+
 // The .pvd document for ENTRIES in the given order; times are written in shortest round-trip
 // form, file names XML-escaped.
 std::string pvd_text(const std::vector<PvdEntry>& entries);

@@ -1,6 +1,7 @@
-// SeriesWriter (see series_writer.hpp): converts the mesh to a vtkUnstructuredGrid once, then per
-// output time attaches zero-copy views of the caller's fields, writes one .vtu piece and rewrites
-// the .pvd time series.
+// SeriesWriter (see series_writer.hpp): converts this rank's owned cells to a vtkUnstructuredGrid
+// once, then per output time attaches the caller's fields (zero-copy views where the piece uses
+// the data as it is, gathered copies otherwise), writes the piece, and on rank 0 the .pvtu index
+// and the .pvd time series.
 #include "output/series_writer.hpp"
 
 #include <fmt/format.h>
@@ -9,6 +10,8 @@
 #include <vtkFieldData.h>
 #include <vtkPointData.h>
 
+#include <exception>
+#include <numeric>
 #include <set>
 #include <system_error>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "core/error.hpp"
 #include "output/atomic_file.hpp"
 #include "output/pvd.hpp"
+#include "output/pvtu.hpp"
 #include "output/vtk_grid.hpp"
 #include "output/vtu_file.hpp"
 
@@ -26,15 +30,38 @@ struct SeriesWriter::Impl {
   const topology::Mesh* mesh = nullptr;
   fs::path dir;
   std::string basename;
-  vtkSmartPointer<vtkUnstructuredGrid> grid;  // points + cells, built once
-  vtkSmartPointer<vtkIntArray> region;        // cell array "region"
-  vtkSmartPointer<vtkIntArray> patch;         // point array "patch"
-  vtkSmartPointer<vtkFieldData> field_data;   // region_names, patch_names, TimeValue
+  int rank = 0, nranks = 1;
+  index n_cells = 0;         // owned cells: the piece's cells are [0, n_cells)
+  std::vector<index> nodes;  // local nodes of the piece, ascending: grid point i is nodes[i]
+  bool all_nodes = false;    // nodes is 0..n_nodes-1: point fields are viewed, not gathered
+  vtkSmartPointer<vtkUnstructuredGrid> grid;                    // points + cells, built once
+  std::vector<vtkSmartPointer<vtkAbstractArray>> point_arrays;  // patch, node_id
+  std::vector<vtkSmartPointer<vtkAbstractArray>> cell_arrays;   // region, rank, cell_id
   vtkSmartPointer<vtkDoubleArray> time_value;
-  std::vector<PvdEntry> series;
+  std::vector<PvdEntry> series;  // rank 0
+  int piece_step = -1;           // rank 0: step and layout of its last piece, for write_index
+  PieceLayout piece_layout;
+  bool boundary_piece_written = false;  // rank 0: and its layout, for write_boundary_index
+  PieceLayout boundary_layout;
+
+  // BASENAME_<STEM> plus "_<rank>" for a piece of a parallel output, then EXTENSION.
+  std::string file_name(const std::string& stem, int piece, const char* extension) const {
+    if (piece < 0) return fmt::format("{}{}{}", basename, stem, extension);
+    return fmt::format("{}{}_{}{}", basename, stem, piece, extension);
+  }
+  std::vector<std::string> piece_names(const std::string& stem) const {
+    std::vector<std::string> names;
+    for (int r = 0; r < nranks; ++r) names.push_back(file_name(stem, r, ".vtu"));
+    return names;
+  }
 };
 
 namespace {
+
+std::string step_stem(int step) {
+  return fmt::format("_{:06d}", step);
+}
+const std::string kBoundaryStem = "_boundary";
 
 void make_output_directory(const fs::path& dir) {
   std::error_code ec;
@@ -51,99 +78,215 @@ void check_basename(const std::string& basename) {
     throw input_error("output basename '{}': expected a file name (non-empty, no '/')", basename);
 }
 
-// Checks sizes, component counts and the uniqueness of names (the reserved "region" and "patch"
-// included): a mismatch is a programming error of the caller, not bad user input.
-void check_fields(std::span<const Field> fields, index n, const char* kind,
-                  std::set<std::string>& names) {
-  for (const Field& f : fields) {
-    SCFD_CHECK(f.components == 1 || f.components == 3, "{} field '{}' has {} components", kind,
-               f.name, f.components);
-    SCFD_CHECK(
-        f.data.size() == static_cast<std::size_t>(n) * static_cast<std::size_t>(f.components),
-        "{} field '{}' has {} values, expected {} x {}", kind, f.name, f.data.size(), n,
-        f.components);
-    SCFD_CHECK(!f.name.empty(), "{} field without a name", kind);
-    SCFD_CHECK(names.insert(f.name).second, "field name '{}' used twice in one write", f.name);
+// FIELD's values at NODES, stored in STORE (which keeps them alive until the piece is written).
+Field gathered(const Field& field, std::span<const index> nodes,
+               std::vector<std::vector<real>>& store) {
+  const auto k = static_cast<std::size_t>(field.components);
+  std::vector<real>& values = store.emplace_back(nodes.size() * k);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t c = 0; c < k; ++c)
+      values[i * k + c] = field.data[static_cast<std::size_t>(nodes[i]) * k + c];
+  return {field.name, field.components, values};
+}
+
+// The first N tuples of FIELD (owned cells come first).
+Field prefix(const Field& field, index n) {
+  const auto size = static_cast<std::size_t>(n) * static_cast<std::size_t>(field.components);
+  return {field.name, field.components, field.data.first(size)};
+}
+
+// Drops the arrays of GRID on scope exit: they may view the caller's data.
+struct ClearArrays {
+  vtkUnstructuredGrid* grid;
+  ~ClearArrays() {
+    grid->GetPointData()->Initialize();
+    grid->GetCellData()->Initialize();
+  }
+};
+
+template <typename F>
+std::exception_ptr attempt(F&& f) {
+  try {
+    f();
+    return nullptr;
+  } catch (...) {
+    return std::current_exception();
   }
 }
 
-void attach(vtkDataSetAttributes* attributes, std::span<const Field> fields) {
-  for (const Field& f : fields) attributes->AddArray(real_array_view(f));
+// Rethrows this rank's FAILURE; with ALL_OK, first agrees with every rank, and throws an
+// InputError naming WHAT where only another rank failed.
+void agree(const AllRanksOk& all_ok, const std::exception_ptr& failure, const std::string& what) {
+  const bool ok = all_ok ? all_ok(failure == nullptr) : true;
+  if (failure) std::rethrow_exception(failure);
+  if (!ok)
+    throw input_error("{} not written: another rank could not write its part (it reports why)",
+                      what);
 }
 
 }  // namespace
 
-SeriesWriter::SeriesWriter(const topology::Mesh& mesh, fs::path dir, std::string basename)
+SeriesWriter::SeriesWriter(const topology::Mesh& mesh, fs::path dir, std::string basename, int rank,
+                           int nranks)
     : impl_(std::make_unique<Impl>()) {
+  SCFD_CHECK(nranks >= 1 && rank >= 0 && rank < nranks, "rank {} of {}", rank, nranks);
   check_basename(basename);
   make_output_directory(dir);
   Impl& s = *impl_;
   s.mesh = &mesh;
   s.dir = std::move(dir);
   s.basename = std::move(basename);
-  s.grid = make_cell_grid(mesh);
+  s.rank = rank;
+  s.nranks = nranks;
+  s.n_cells = owned_cells(mesh);
+  s.nodes = nodes_of_cells(mesh, s.n_cells);
+  s.all_nodes = s.nodes.size() == static_cast<std::size_t>(mesh.n_nodes);
+  s.grid = make_cell_grid(mesh, s.n_cells, s.nodes);
   SCFD_CHECK(mesh.cell_region.size() == static_cast<std::size_t>(mesh.n_cells),
              "cell_region has {} entries", mesh.cell_region.size());
-  s.region = int_array("region", mesh.cell_region);
-  const std::vector<int> node_patches = node_patch(mesh);
-  s.patch = int_array("patch", node_patches);
+  std::vector<index> cells(static_cast<std::size_t>(s.n_cells));
+  std::iota(cells.begin(), cells.end(), index{0});
+  const std::vector<int> patch = node_patch(mesh);
+  std::vector<int> piece_patch;
+  for (index n : s.nodes) piece_patch.push_back(patch[static_cast<std::size_t>(n)]);
+  s.point_arrays = {int_array("patch", piece_patch),
+                    int_array("node_id", global_ids(mesh.node_gid, s.nodes))};
+  s.cell_arrays = {int_array("region", std::span(mesh.cell_region).first(cells.size())),
+                   int_array("rank", std::vector<int>(cells.size(), rank)),
+                   int_array("cell_id", global_ids(mesh.cell_gid, cells))};
   s.time_value = vtkSmartPointer<vtkDoubleArray>::New();
   s.time_value->SetName("TimeValue");  // ParaView's name for a dataset's time
   s.time_value->SetNumberOfValues(1);
-  s.field_data = vtkSmartPointer<vtkFieldData>::New();
-  s.field_data->AddArray(s.time_value);
-  s.field_data->AddArray(string_array("region_names", region_names(mesh)));
-  s.field_data->AddArray(string_array("patch_names", patch_names(mesh)));
-  s.grid->SetFieldData(s.field_data);
+  auto field_data = vtkSmartPointer<vtkFieldData>::New();
+  field_data->AddArray(s.time_value);
+  field_data->AddArray(string_array("region_names", region_names(mesh)));
+  field_data->AddArray(string_array("patch_names", patch_names(mesh)));
+  s.grid->SetFieldData(field_data);
 }
 
 SeriesWriter::~SeriesWriter() = default;
 SeriesWriter::SeriesWriter(SeriesWriter&&) noexcept = default;
 SeriesWriter& SeriesWriter::operator=(SeriesWriter&&) noexcept = default;
 
+int SeriesWriter::rank() const {
+  return impl_->rank;
+}
+int SeriesWriter::nranks() const {
+  return impl_->nranks;
+}
+
 fs::path SeriesWriter::pvd_path() const {
   return impl_->dir / (impl_->basename + ".pvd");
 }
 
+fs::path SeriesWriter::dataset_path(int step) const {
+  const Impl& s = *impl_;
+  return s.dir / s.file_name(step_stem(step), -1, s.nranks > 1 ? ".pvtu" : ".vtu");
+}
+
+fs::path SeriesWriter::piece_path(int step) const {
+  const Impl& s = *impl_;
+  return s.dir / s.file_name(step_stem(step), s.nranks > 1 ? s.rank : -1, ".vtu");
+}
+
+fs::path SeriesWriter::boundary_path() const {
+  const Impl& s = *impl_;
+  return s.dir / s.file_name(kBoundaryStem, -1, s.nranks > 1 ? ".pvtu" : ".vtu");
+}
+
 fs::path SeriesWriter::write(double time, int step, std::span<const Field> point_fields,
-                             std::span<const Field> cell_fields) {
+                             std::span<const Field> cell_fields, const AllRanksOk& all_ranks_ok) {
+  SCFD_CHECK(all_ranks_ok || impl_->nranks == 1,
+             "SeriesWriter::write on {} ranks needs an AllRanksOk", impl_->nranks);
+  const fs::path dataset = dataset_path(step);
+  const std::string what = fmt::format("output step {} ('{}')", step, dataset.string());
+  agree(all_ranks_ok, attempt([&] { write_piece(time, step, point_fields, cell_fields); }), what);
+  agree(all_ranks_ok, attempt([&] {
+          if (impl_->rank == 0) write_index(time, step);
+        }),
+        what);
+  return dataset;
+}
+
+fs::path SeriesWriter::write_piece(double time, int step, std::span<const Field> point_fields,
+                                   std::span<const Field> cell_fields) {
   Impl& s = *impl_;
   SCFD_CHECK(step >= 0, "output step {}", step);
-  std::set<std::string> names{"region", "patch"};
-  check_fields(point_fields, s.mesh->n_nodes, "point", names);
-  check_fields(cell_fields, s.mesh->n_cells, "cell", names);
+  std::set<std::string> names{"region", "rank", "cell_id", "patch", "node_id"};
+  check_fields(point_fields, s.mesh->n_nodes, -1, "point", names);
+  check_fields(cell_fields, s.mesh->n_cells, s.n_cells, "cell", names);
 
-  const std::string file = fmt::format("{}_{:06d}.vtu", s.basename, step);
-  fs::path path = s.dir / file;
   vtkPointData* points = s.grid->GetPointData();
   vtkCellData* cells = s.grid->GetCellData();
+  const ClearArrays clear{s.grid};
   points->Initialize();
   cells->Initialize();
-  points->AddArray(s.patch);
-  cells->AddArray(s.region);
-  attach(points, point_fields);
-  attach(cells, cell_fields);
+  for (const auto& a : s.point_arrays) points->AddArray(a);
+  for (const auto& a : s.cell_arrays) cells->AddArray(a);
+  std::vector<std::vector<real>> store;  // point fields gathered to the piece's nodes
+  store.reserve(point_fields.size());
+  for (const Field& f : point_fields)
+    points->AddArray(real_array_view(s.all_nodes ? f : gathered(f, s.nodes, store)));
+  for (const Field& f : cell_fields) cells->AddArray(real_array_view(prefix(f, s.n_cells)));
   s.time_value->SetValue(0, time);
   s.time_value->Modified();  // SetValue does not; the writer's cached range would be stale
   s.grid->Modified();
-  try {
-    write_vtu(s.grid, path);
-  } catch (...) {
-    points->Initialize();  // drop the views of the caller's data
-    cells->Initialize();
-    throw;
-  }
-  points->Initialize();
-  cells->Initialize();
 
-  add_or_replace(s.series, PvdEntry{time, file, 0});
-  write_text_atomic(pvd_path(), pvd_text(s.series));
+  const fs::path path = piece_path(step);
+  PieceLayout layout = layout_of(s.grid);
+  write_vtu(s.grid, path);
+  if (s.rank == 0) {
+    s.piece_step = step;
+    s.piece_layout = std::move(layout);
+  }
   return path;
 }
 
-fs::path SeriesWriter::write_boundary() {
-  fs::path path = impl_->dir / (impl_->basename + "_boundary.vtu");
-  write_vtu(make_boundary_grid(*impl_->mesh), path);
+fs::path SeriesWriter::write_index(double time, int step) {
+  Impl& s = *impl_;
+  SCFD_CHECK(s.rank == 0, "write_index called on rank {}", s.rank);
+  SCFD_CHECK(s.piece_step == step, "write_index of step {}, but rank 0's last piece is step {}",
+             step, s.piece_step);
+  const fs::path dataset = dataset_path(step);
+  if (s.nranks > 1)
+    write_text_atomic(dataset, pvtu_text(s.piece_layout, s.piece_names(step_stem(step))));
+  add_or_replace(s.series, PvdEntry{time, dataset.filename().string(), 0});
+  write_text_atomic(pvd_path(), pvd_text(s.series));
+  return dataset;
+}
+
+fs::path SeriesWriter::write_boundary(const AllRanksOk& all_ranks_ok) {
+  SCFD_CHECK(all_ranks_ok || impl_->nranks == 1,
+             "SeriesWriter::write_boundary on {} ranks needs an AllRanksOk", impl_->nranks);
+  const fs::path path = boundary_path();
+  const std::string what = fmt::format("boundary file '{}'", path.string());
+  agree(all_ranks_ok, attempt([&] { write_boundary_piece(); }), what);
+  agree(all_ranks_ok, attempt([&] {
+          if (impl_->rank == 0) write_boundary_index();
+        }),
+        what);
+  return path;
+}
+
+fs::path SeriesWriter::write_boundary_piece() {
+  Impl& s = *impl_;
+  const fs::path path = s.dir / s.file_name(kBoundaryStem, s.nranks > 1 ? s.rank : -1, ".vtu");
+  vtkSmartPointer<vtkUnstructuredGrid> grid = make_boundary_grid(*s.mesh, s.rank);
+  write_vtu(grid, path);
+  if (s.rank == 0) {
+    s.boundary_layout = layout_of(grid);
+    s.boundary_piece_written = true;
+  }
+  return path;
+}
+
+fs::path SeriesWriter::write_boundary_index() {
+  Impl& s = *impl_;
+  SCFD_CHECK(s.rank == 0, "write_boundary_index called on rank {}", s.rank);
+  SCFD_CHECK(s.boundary_piece_written, "write_boundary_index before rank 0's boundary piece");
+  const fs::path path = boundary_path();
+  if (s.nranks > 1)
+    write_text_atomic(path, pvtu_text(s.boundary_layout, s.piece_names(kBoundaryStem)));
   return path;
 }
 

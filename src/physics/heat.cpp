@@ -16,6 +16,7 @@
 #include "backend/cpu/operators.hpp"
 #include "core/error.hpp"
 #include "physics/heat_setup.hpp"
+#include "solvers/global_sum.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::physics {
@@ -25,11 +26,13 @@ using backend::Field;
 
 class NodeSystem final : public solvers::LinearOperator {
  public:
-  NodeSystem(const topology::Mesh& m, const backend::Backend& be, const Field& d, real b,
-             const Field& w, const Field& fixed)
-      : m_(m), be_(be), d_(d), b_(b), w_(w), fixed_(fixed) {}
+  NodeSystem(const topology::Mesh& m, const backend::Backend& be, halo::HaloPlan& nodes,
+             const Field& d, real b, const Field& w, const Field& fixed)
+      : m_(m), be_(be), nodes_(nodes), d_(d), b_(b), w_(w), fixed_(fixed) {}
   index size() const override { return m_.n_nodes; }
-  void apply(const Field& x, Field& y) const override {
+  index owned() const override { return m_.n_owned_nodes; }
+  void apply(Field& x, Field& y) const override {
+    nodes_.exchange(be_, x);
     be_.node_system(m_, d_, b_, w_, fixed_, x, y);
   }
   void diagonal(Field& diag) const override {
@@ -39,6 +42,7 @@ class NodeSystem final : public solvers::LinearOperator {
  private:
   const topology::Mesh& m_;
   const backend::Backend& be_;
+  halo::HaloPlan& nodes_;
   const Field& d_;
   real b_;
   const Field& w_;
@@ -47,7 +51,8 @@ class NodeSystem final : public solvers::LinearOperator {
 
 class HeatModel final : public Model {
  public:
-  HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be);
+  HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be,
+            halo::Halo& halo);
   std::string name() const override { return "heat"; }
   bool steady() const override { return steady_; }
   int total_steps() const override { return n_steps_; }
@@ -69,6 +74,7 @@ class HeatModel final : public Model {
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
+  halo::HaloPlan& nodes_;
   heat::Setup setup_;
   bool steady_ = false;
   real theta_ = 1;
@@ -88,8 +94,9 @@ class HeatModel final : public Model {
   std::unique_ptr<solvers::Pcg> pcg_;
 };
 
-HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be)
-    : m_(m), be_(be), setup_(heat::read_setup(c, m)) {
+HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be,
+                     halo::Halo& halo)
+    : m_(m), be_(be), nodes_(halo.plan(halo::Entity::node)), setup_(heat::read_setup(c, m)) {
   read_time(c);
   const auto nn = static_cast<std::size_t>(m.n_nodes);
   // Lumped heat capacity and convection coefficients.
@@ -113,9 +120,13 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
         "or convection (with heat-flux/insulated boundaries only, T is not unique)",
         c.path());
 
+  // Masks of owned nodes from the local patches, ghosts from their owners (a ghost's patch faces
+  // need not be on this rank).
   std::vector<real> fixed(nn, 0), free(nn, 1);
-  for (std::size_t n = 0; n < nn; ++n)
-    if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1, free[n] = 0;
+  for (index n = 0; n < m.n_owned_nodes; ++n)
+    if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1;
+  nodes_.exchange(std::span<real>(fixed));
+  for (std::size_t n = 0; n < nn; ++n) free[n] = 1 - fixed[n];
   std::vector<real>& w = edge_weights_;
   w.resize(static_cast<std::size_t>(m.n_edges));
   backend::cpu::edge_weights_from_cells(m, setup_.conductivity, w);
@@ -144,7 +155,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
     t0[n] = init(x.x, x.y, x.z, t_);
   }
   t_field_ = upload(t0);
-  system_ = std::make_unique<NodeSystem>(m, be, *d_, theta_, *w_, *fixed_);
+  system_ = std::make_unique<NodeSystem>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
 }
 
@@ -201,12 +212,13 @@ std::vector<real> HeatModel::load_vector(double t) const {
 
 std::vector<real> HeatModel::dirichlet_values(double t) const {
   std::vector<real> g(static_cast<std::size_t>(m_.n_nodes), 0);
-  for (index n = 0; n < m_.n_nodes; ++n) {
+  for (index n = 0; n < m_.n_owned_nodes; ++n) {
     const int b = setup_.dirichlet_bc[n];
     if (b < 0) continue;
     const Vec3& x = m_.node_x[n];
     g[n] = setup_.bcs[static_cast<std::size_t>(b)].value(x.x, x.y, x.z, t);
   }
+  nodes_.exchange(std::span<real>(g));
   return g;
 }
 
@@ -245,6 +257,7 @@ StepReport HeatModel::advance() {
 
   const solvers::PcgResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
   if (!r.converged()) throw SolveError(fmt::format("step {}: {}", step_ + 1, r.message));
+  nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;
   ++step_;
   return {step_, t_, r.iterations, r.relative_residual};
@@ -286,21 +299,23 @@ std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) 
 
 std::vector<std::pair<std::string, double>> HeatModel::figures() const {
   const std::vector<real> t = temperature();
-  const auto [lo, hi] = std::minmax_element(t.begin(), t.end());
-  std::vector<std::pair<std::string, double>> out = {{"temperature_min", *lo},
-                                                     {"temperature_max", *hi}};
+  const auto owned = t.begin() + m_.n_owned_nodes;
+  const auto [lo, hi] = std::minmax_element(t.begin(), owned);
+  std::vector<std::pair<std::string, double>> out = {{"temperature_min", solvers::global_min(*lo)},
+                                                     {"temperature_max", solvers::global_max(*hi)}};
   if (setup_.has_exact) {
     // Error against verification.temperature: dual-volume weighted RMS and maximum.
-    double e2 = 0, vol = 0, emax = 0;
-    for (index n = 0; n < m_.n_nodes; ++n) {
+    real e2 = 0, vol = 0, emax = 0;
+    for (index n = 0; n < m_.n_owned_nodes; ++n) {
       const Vec3& x = m_.node_x[n];
-      const double e = t[n] - setup_.exact(x.x, x.y, x.z, t_);
+      const real e = t[n] - setup_.exact(x.x, x.y, x.z, t_);
       e2 += m_.node_dual_volume[n] * e * e;
       vol += m_.node_dual_volume[n];
       emax = std::max(emax, std::abs(e));
     }
-    out.emplace_back("error_l2", std::sqrt(e2 / vol));
-    out.emplace_back("error_max", emax);
+    const auto [e2_all, vol_all] = solvers::global_sum({e2, vol});
+    out.emplace_back("error_l2", std::sqrt(e2_all / vol_all));
+    out.emplace_back("error_max", solvers::global_max(emax));
   }
   if (steady_) add_heat_flows(t, out);
   return out;
@@ -315,21 +330,22 @@ void HeatModel::add_heat_flows(const std::vector<real>& t,
   backend::cpu::node_laplacian(m_, edge_weights_, t, kt);
   const std::vector<real> f = load_vector(t_);
   std::vector<double> flow(setup_.bcs.size(), 0.0);
-  for (index n = 0; n < m_.n_nodes; ++n) {
+  for (index n = 0; n < m_.n_owned_nodes; ++n) {
     const int b = setup_.dirichlet_bc[n];
     if (b >= 0) flow[static_cast<std::size_t>(b)] += kt[n] + robin_[n] * t[n] - f[n];
   }
   for (std::size_t b = 0; b < setup_.bcs.size(); ++b)
     if (setup_.bcs[b].kind == heat::BcKind::temperature)
       out.emplace_back(
-          "heat_flow_" + m_.patches[static_cast<std::size_t>(setup_.bcs[b].patch)].name, flow[b]);
+          "heat_flow_" + m_.patches[static_cast<std::size_t>(setup_.bcs[b].patch)].name,
+          solvers::global_sum(flow[b]));
 }
 
 }  // namespace
 
 std::unique_ptr<Model> make_heat_model(const config::Case& c, const topology::Mesh& mesh,
-                                       const backend::Backend& backend) {
-  return std::make_unique<HeatModel>(c, mesh, backend);
+                                       const backend::Backend& backend, halo::Halo& halo) {
+  return std::make_unique<HeatModel>(c, mesh, backend, halo);
 }
 
 }  // namespace scfd::physics

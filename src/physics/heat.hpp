@@ -14,6 +14,6 @@
 namespace scfd::physics {
 
 std::unique_ptr<Model> make_heat_model(const config::Case& c, const topology::Mesh& mesh,
-                                       const backend::Backend& backend);
+                                       const backend::Backend& backend, halo::Halo& halo);
 
 }  // namespace scfd::physics

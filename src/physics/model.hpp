@@ -12,6 +12,7 @@
 
 #include "backend/backend.hpp"
 #include "config/case.hpp"
+#include "halo/halo.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics {
@@ -59,7 +60,8 @@ class SolveError : public std::runtime_error {
 };
 
 // Makes the model named by physics.model in the case. InputError for an unknown model.
+// `mesh` is this rank's mesh and `halo` its exchange plans (both outlive the model).
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
-                                  const backend::Backend& backend);
+                                  const backend::Backend& backend, halo::Halo& halo);
 
 }  // namespace scfd::physics

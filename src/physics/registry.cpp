@@ -8,10 +8,10 @@
 namespace scfd::physics {
 
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
-                                  const backend::Backend& backend) {
+                                  const backend::Backend& backend, halo::Halo& halo) {
   static constexpr std::array<std::string_view, 1> models = {"heat"};
   const std::string model = c.choice("physics.model", models);
-  return make_heat_model(c, mesh, backend);
+  return make_heat_model(c, mesh, backend, halo);
 }
 
 }  // namespace scfd::physics

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "solvers/global_sum.hpp"
 
 namespace scfd::solvers {
 
@@ -27,7 +28,8 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
     be_.reciprocal(*z_, *dinv_);
   }
   PcgResult res;
-  const real b_norm = std::sqrt(be_.dot(b, b));
+  const index n = a.owned();
+  const real b_norm = std::sqrt(global_sum(be_.dot(b, b, n)));
   const real target = std::max(opt.relative_tolerance * b_norm, opt.absolute_tolerance);
   const real scale = b_norm > 0 ? b_norm : real(1);
   if (b_norm == 0) {  // the solution of A x = 0 is x = 0 (A is definite on the solved space)
@@ -40,8 +42,7 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
   be_.xpay(b, -1, *r_);  // r = b - A x
   be_.multiply(*dinv_, *r_, *z_);
   be_.copy(*z_, *p_);
-  real rz = be_.dot(*r_, *z_);
-  real rr = be_.dot(*r_, *r_);
+  auto [rz, rr] = global_sum({be_.dot(*r_, *z_, n), be_.dot(*r_, *r_, n)});
   res.residual = std::sqrt(rr);
 
   while (true) {
@@ -67,7 +68,7 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
       return res;
     }
     a.apply(*p_, *q_);
-    const real pq = be_.dot(*p_, *q_);
+    const real pq = global_sum(be_.dot(*p_, *q_, n));
     if (!(pq > 0) || !(rz > 0)) {
       res.status = PcgStatus::breakdown;
       res.message = fmt::format(
@@ -77,7 +78,8 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
       return res;
     }
     const real alpha = rz / pq;
-    const auto [rz_new, rr_new] = be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_);
+    const auto [rz_new, rr_new] =
+        global_sum(be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_, n));
     be_.xpay(*z_, rz_new / rz, *p_);  // p = z + beta p
     rz = rz_new;
     res.residual = std::sqrt(rr_new);

@@ -83,6 +83,11 @@ Mesh build_mesh(const RawMesh& raw, const BuildOptions& options, std::vector<std
   detail::build_adjacency(m);
   detail::build_patch_lists(m);
   detail::compute_geometry(cell_edges, m);
+  // A serial mesh owns every entity (partition::distribute makes the per-rank meshes).
+  m.n_owned_nodes = m.n_nodes;
+  m.n_owned_edges = m.n_edges;
+  m.n_owned_faces = m.n_faces;
+  m.n_owned_cells = m.n_cells;
   return m;
 }
 

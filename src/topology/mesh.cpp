@@ -21,15 +21,17 @@ long long Mesh::euler_characteristic() const {
 }
 
 std::size_t Mesh::bytes() const {
-  std::size_t b = bytes_of(node_x) + bytes_of(node_tag) + bytes_of(cell_nodes) +
-                  bytes_of(cell_faces) + bytes_of(cell_face_sign) + bytes_of(cell_region) +
-                  bytes_of(cell_tag) + bytes_of(face_nodes) + bytes_of(face_cells) +
-                  bytes_of(face_patch) + bytes_of(edge_nodes) + bytes_of(face_curl) +
-                  bytes_of(face_curl_sign) + bytes_of(curl_faces) + bytes_of(node_cells) +
-                  bytes_of(node_edges) + bytes_of(cell_volume) + bytes_of(cell_centroid) +
-                  bytes_of(cell_circumcentre) + bytes_of(face_area) + bytes_of(face_normal) +
-                  bytes_of(face_centre) + bytes_of(face_dist) + bytes_of(node_dual_volume) +
-                  bytes_of(edge_dual_normal) + bytes_of(edge_stiffness);
+  std::size_t b =
+      bytes_of(node_x) + bytes_of(node_tag) + bytes_of(cell_nodes) + bytes_of(cell_faces) +
+      bytes_of(cell_face_sign) + bytes_of(cell_region) + bytes_of(cell_tag) + bytes_of(face_nodes) +
+      bytes_of(face_cells) + bytes_of(face_patch) + bytes_of(edge_nodes) + bytes_of(face_curl) +
+      bytes_of(face_curl_sign) + bytes_of(curl_faces) + bytes_of(node_cells) +
+      bytes_of(node_edges) + bytes_of(cell_volume) + bytes_of(cell_centroid) +
+      bytes_of(cell_circumcentre) + bytes_of(face_area) + bytes_of(face_normal) +
+      bytes_of(face_centre) + bytes_of(face_dist) + bytes_of(node_dual_volume) +
+      bytes_of(edge_dual_normal) + bytes_of(edge_stiffness) + bytes_of(node_gid) +
+      bytes_of(edge_gid) + bytes_of(face_gid) + bytes_of(cell_gid) + bytes_of(node_ghost_owner) +
+      bytes_of(edge_ghost_owner) + bytes_of(face_ghost_owner) + bytes_of(cell_ghost_owner);
   for (const Patch& p : patches) b += bytes_of(p.faces) + bytes_of(p.edges) + bytes_of(p.nodes);
   return b;
 }

@@ -8,7 +8,9 @@
 //  - a face's normal points from c1 = face_cells[2f] to c2 = face_cells[2f+1]; boundary faces have
 //    c2 = kNone and an outward normal. In 3D the normal is the direction of
 //    (x1-x0)×(x2-x0) of face_nodes; in 2D it is (x1-x0) turned by -90°, i.e. (dy, -dx);
-//  - an edge points from edge_nodes[2e] to edge_nodes[2e+1], and edge_nodes[2e] < edge_nodes[2e+1].
+//  - an edge points from edge_nodes[2e] to edge_nodes[2e+1], and edge_nodes[2e] < edge_nodes[2e+1]
+//    in the serial (global) numbering; a rank's mesh keeps the global direction, so there the
+//    order holds for node_gid, not necessarily for the local indices.
 // Interior faces are numbered first, boundary faces last (f >= n_interior_faces), so boundary
 // values are one contiguous range. Within each kind, entities are numbered for memory locality
 // (see build.hpp).
@@ -84,7 +86,7 @@ struct Mesh {
   std::vector<int> face_patch;    // index into patches for boundary faces, -1 for interior
 
   // --- edges (node pairs in both dimensions; in 2D edge e and face e are the same segment)
-  std::vector<index> edge_nodes;  // 2 per edge, edge_nodes[2e] < edge_nodes[2e+1]
+  std::vector<index> edge_nodes;  // 2 per edge, lower global node first (see above)
 
   // --- curl lists (see the header comment)
   std::vector<index> face_curl;             // curl_width() per face
@@ -119,12 +121,31 @@ struct Mesh {
   std::vector<Patch> patches;
   std::vector<Region> regions;
 
+  // --- parallel decomposition (DESIGN.md §4). A rank's mesh holds its owned entities first and
+  // its ghosts last: [0, n_owned_X) are owned, [n_owned_X, n_X) are ghosts, grouped by owner rank
+  // in ascending order, so each neighbour's halo is one contiguous range. Faces: owned interior
+  // [0, n_interior_faces), owned boundary [n_interior_faces, n_owned_faces), then ghosts.
+  // Operators compute owned outputs only; ghost values arrive by halo exchange. The lists of a
+  // local cell are complete (all its faces, edges and nodes are local); a ghost face, edge or node
+  // may miss neighbours that are not on this rank: those entries are kNone (face_cells, on either
+  // side: a ghost face keeps its global orientation, so its c1 may be the missing one) or absent
+  // (CSR rows, which otherwise keep the global order). A ghost face's kind follows face_patch, not
+  // its position (is_boundary_face). partition/extract.hpp builds such meshes. A serial mesh owns
+  // everything and leaves the vectors below empty.
+  index n_owned_nodes = 0, n_owned_edges = 0, n_owned_faces = 0, n_owned_cells = 0;
+  std::vector<index> node_gid, edge_gid, face_gid, cell_gid;  // global id of each local entity
+  // Owner rank of each ghost: X_ghost_owner[g - n_owned_X].
+  std::vector<int> node_ghost_owner, edge_ghost_owner, face_ghost_owner, cell_ghost_owner;
+
   int cell_width() const { return dim + 1; }
   int face_width() const { return dim; }
   int curl_width() const { return dim == 3 ? 3 : 2; }
   index n_curl() const { return dim == 3 ? n_edges : n_nodes; }
-  index n_boundary_faces() const { return n_faces - n_interior_faces; }
-  bool is_boundary_face(index f) const { return f >= n_interior_faces; }
+  index n_owned_curl() const { return dim == 3 ? n_owned_edges : n_owned_nodes; }
+  // Owned boundary faces (the size of boundary-value arrays).
+  index n_boundary_faces() const { return n_owned_faces - n_interior_faces; }
+  bool is_boundary_face(index f) const { return face_patch[f] >= 0; }
+  bool distributed() const { return !cell_gid.empty(); }
 
   // V - E + F - C in 3D, V - E + C in 2D (1 for a ball or disc, minus 1 per hole / cavity...).
   long long euler_characteristic() const;

@@ -1,6 +1,7 @@
 // SeriesWriter::write_boundary: the patches' faces as lines (2D) or triangles (3D) in face_nodes
-// order (outward normals), with the patch index and name per face, the mesh node index per point
-// and the patch names as field data; read back with vtkXMLUnstructuredGridReader.
+// order (outward normals), with the patch index and name, rank and face id per face, the mesh
+// node index per point and the patch names as field data; read back with
+// vtkXMLUnstructuredGridReader.
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
 #include <vtkCellType.h>
@@ -38,6 +39,9 @@ void check_boundary(const topology::Mesh& m, const std::string& name) {
   vtkDataArray* patch = g->GetCellData()->GetArray("patch");
   auto* patch_name = vtkStringArray::SafeDownCast(g->GetCellData()->GetAbstractArray("patch_name"));
   vtkDataArray* node = g->GetPointData()->GetArray("node");
+  vtkDataArray* rank = g->GetCellData()->GetArray("rank");
+  vtkDataArray* face_id = g->GetCellData()->GetArray("face_id");
+  ASSERT_TRUE(rank && face_id);
   auto* names = vtkStringArray::SafeDownCast(g->GetFieldData()->GetAbstractArray("patch_names"));
   ASSERT_TRUE(patch && patch_name && node && names);
   ASSERT_EQ(names->GetNumberOfValues(), static_cast<vtkIdType>(m.patches.size()));
@@ -53,6 +57,8 @@ void check_boundary(const topology::Mesh& m, const std::string& name) {
       EXPECT_EQ(g->GetCellType(c), m.dim == 3 ? VTK_TRIANGLE : VTK_LINE);
       EXPECT_EQ(patch->GetComponent(c, 0), static_cast<double>(p));
       EXPECT_EQ(patch_name->GetValue(c), m.patches[p].name);
+      EXPECT_EQ(rank->GetComponent(c, 0), 0.0);
+      EXPECT_EQ(face_id->GetComponent(c, 0), f);  // serial: global id = index
       g->GetCellPoints(c, ids);
       ASSERT_EQ(ids->GetNumberOfIds(), width);
       for (int k = 0; k < width; ++k)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <vtkErrorCode.h>
 #include <vtkNew.h>
+#include <vtkXMLPUnstructuredGridReader.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include <unistd.h>
@@ -87,6 +88,18 @@ topology::Mesh cube_mesh(int n) {
 
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& path) {
   vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  if (reader->GetErrorCode() != vtkErrorCode::NoError || reader->GetOutput() == nullptr) {
+    ADD_FAILURE() << "VTK could not read " << path;
+    return nullptr;
+  }
+  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
+  return grid;
+}
+
+vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const fs::path& path) {
+  vtkNew<vtkXMLPUnstructuredGridReader> reader;
   reader->SetFileName(path.c_str());
   reader->Update();
   if (reader->GetErrorCode() != vtkErrorCode::NoError || reader->GetOutput() == nullptr) {

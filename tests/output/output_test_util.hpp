@@ -31,6 +31,10 @@ topology::Mesh cube_mesh(int n);
 // Reads a .vtu with vtkXMLUnstructuredGridReader; nullptr (and a test failure) on error.
 vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const std::filesystem::path& path);
 
+// Reads a .pvtu (and its pieces) with vtkXMLPUnstructuredGridReader; nullptr (and a test
+// failure) on error.
+vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const std::filesystem::path& path);
+
 // One <DataSet> of a .pvd, read from its XML text.
 struct PvdDataSet {
   double time = 0;

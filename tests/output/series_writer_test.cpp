@@ -1,6 +1,7 @@
 // SeriesWriter round trip: two output times of a scalar point field, a vector point field and a
-// scalar cell field on generated 2D and 3D meshes, read back with VTK's XML readers; the region
-// and patch arrays, field data, the .pvd listing and the absence of leftover .tmp files.
+// scalar cell field on generated 2D and 3D meshes, read back with VTK's XML readers; the region,
+// patch, rank and global-id arrays, field data, the .pvd listing, exactly one .vtu per step (no
+// .pvtu when serial) and the absence of leftover .tmp files.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
@@ -15,6 +16,8 @@
 #include <vtkXMLGenericDataObjectReader.h>
 
 #include <algorithm>
+#include <numeric>
+#include <set>
 #include <vector>
 
 #include "output/output_test_util.hpp"
@@ -101,13 +104,19 @@ void expect_step(const fs::path& path, const topology::Mesh& m, int step, double
   ASSERT_NE(g, nullptr);
   expect_geometry(g, m);
   const StepFields f = make_fields(m, step);
-  EXPECT_EQ(g->GetPointData()->GetNumberOfArrays(), 3);  // patch, T, u
-  EXPECT_EQ(g->GetCellData()->GetNumberOfArrays(), 2);   // region, p
+  EXPECT_EQ(g->GetPointData()->GetNumberOfArrays(), 4);  // patch, node_id, T, u
+  EXPECT_EQ(g->GetCellData()->GetNumberOfArrays(), 4);   // region, rank, cell_id, p
   expect_array(g->GetPointData(), "T", 1, f.temperature);
   expect_array(g->GetPointData(), "u", 3, f.velocity);
   expect_array(g->GetCellData(), "p", 1, f.pressure);
   expect_int_array(g->GetCellData(), "region", m.cell_region);
   expect_int_array(g->GetPointData(), "patch", expected_node_patch(m));
+  std::vector<int> node_ids(static_cast<std::size_t>(m.n_nodes)), cell_ids(m.cell_region.size());
+  std::iota(node_ids.begin(), node_ids.end(), 0);  // serial: global id = index
+  std::iota(cell_ids.begin(), cell_ids.end(), 0);
+  expect_int_array(g->GetPointData(), "node_id", node_ids);
+  expect_int_array(g->GetCellData(), "cell_id", cell_ids);
+  expect_int_array(g->GetCellData(), "rank", std::vector<int>(cell_ids.size(), 0));
   vtkDataArray* t = g->GetFieldData()->GetArray("TimeValue");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->GetComponent(0, 0), time);
@@ -157,6 +166,10 @@ void round_trip(const topology::Mesh& m, const std::string& name) {
     ASSERT_NE(g, nullptr) << set.file;
     EXPECT_EQ(g->GetNumberOfCells(), m.n_cells);
   }
+  // Serial output is exactly one .vtu per step and the .pvd: no pieces, no .pvtu.
+  std::set<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir)) files.insert(entry.path().filename());
+  EXPECT_EQ(files, (std::set<std::string>{"heat.pvd", "heat_000000.vtu", "heat_000025.vtu"}));
   EXPECT_TRUE(test::tmp_files(root).empty());
 }
 
@@ -219,6 +232,8 @@ TEST(SeriesWriterDeathTest, FieldNamesMustBeUniqueAndSizesRight) {
   EXPECT_DEATH(w.write(0, 0, point_t, cell_t), "field name 'T' used twice");
   const Field reserved[] = {{"region", 1, cellwise}};
   EXPECT_DEATH(w.write(0, 0, {}, reserved), "field name 'region' used twice");
+  const Field reserved_id[] = {{"node_id", 1, nodal}};
+  EXPECT_DEATH(w.write(0, 0, reserved_id, {}), "field name 'node_id' used twice");
   const Field wrong_size[] = {{"T", 1, short_one}};
   EXPECT_DEATH(w.write(0, 0, wrong_size, {}), "point field 'T' has 3 values, expected 4 x 1");
   const Field two_components[] = {{"T", 2, nodal}};

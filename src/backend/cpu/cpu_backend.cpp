@@ -52,12 +52,28 @@ void CpuBackend::copy(const Field& xf, Field& yf) const {
   std::copy(x.begin(), x.end(), host(yf).begin());
 }
 
-real CpuBackend::dot(const Field& xf, const Field& yf) const {
+real CpuBackend::dot(const Field& xf, const Field& yf, index n) const {
   check_same_size(xf, yf);
+  SCFD_CHECK(n >= 0 && n <= xf.size(), "dot over {} of {} entries", n, xf.size());
   auto x = host(xf), y = host(yf);
   real s = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
+  for (index i = 0; i < n; ++i) s += x[i] * y[i];
   return s;
+}
+
+void CpuBackend::download_indices(const Field& xf, std::span<const index> indices,
+                                  std::span<real> out) const {
+  auto x = host(xf);
+  SCFD_CHECK(indices.size() == out.size(), "gather of {} indices into {}", indices.size(),
+             out.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) out[k] = x[indices[k]];
+}
+
+void CpuBackend::upload_range(std::span<const real> values, Field& xf, index offset) const {
+  auto x = host(xf);
+  SCFD_CHECK(offset >= 0 && offset + values.size() <= x.size(), "upload of {} at {} into {}",
+             values.size(), offset, x.size());
+  std::copy(values.begin(), values.end(), x.begin() + offset);
 }
 
 void CpuBackend::axpy(real a, const Field& xf, Field& yf) const {
@@ -90,14 +106,14 @@ void CpuBackend::reciprocal(const Field& xf, Field& yf) const {
 }
 
 std::pair<real, real> CpuBackend::pcg_update(real alpha, const Field& pf, const Field& qf,
-                                             const Field& dinvf, Field& xf, Field& rf,
-                                             Field& zf) const {
+                                             const Field& dinvf, Field& xf, Field& rf, Field& zf,
+                                             index n) const {
   auto p = host(pf), q = host(qf), dinv = host(dinvf);
   auto x = host(xf), r = host(rf), z = host(zf);
   SCFD_CHECK(p.size() == x.size() && q.size() == x.size() && r.size() == x.size() &&
-             z.size() == x.size() && dinv.size() == x.size());
+             z.size() == x.size() && dinv.size() == x.size() && n >= 0 && n <= xf.size());
   real rz = 0, rr = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
+  for (index i = 0; i < n; ++i) {
     x[i] += alpha * p[i];
     r[i] -= alpha * q[i];
     z[i] = dinv[i] * r[i];

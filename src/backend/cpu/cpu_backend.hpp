@@ -29,15 +29,18 @@ class CpuBackend final : public Backend {
   std::unique_ptr<Field> make_field(index n) const override;
   void upload(std::span<const real> host, Field& f) const override;
   void download(const Field& f, std::span<real> host) const override;
+  void download_indices(const Field& x, std::span<const index> indices,
+                        std::span<real> out) const override;
+  void upload_range(std::span<const real> values, Field& x, index offset) const override;
   void fill(Field& y, real value) const override;
   void copy(const Field& x, Field& y) const override;
-  real dot(const Field& x, const Field& y) const override;
+  real dot(const Field& x, const Field& y, index n) const override;
   void axpy(real a, const Field& x, Field& y) const override;
   void xpay(const Field& x, real a, Field& y) const override;
   void multiply(const Field& a, const Field& b, Field& y) const override;
   void reciprocal(const Field& x, Field& y) const override;
   std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
-                                   Field& x, Field& r, Field& z) const override;
+                                   Field& x, Field& r, Field& z, index n) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
   void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,

@@ -19,7 +19,7 @@ void curl(const Mesh& m, std::span<const real> s, std::span<real> u_face) {
   const int w = m.curl_width();
   const index* face_curl = m.face_curl.data();
   const std::int8_t* sign = m.face_curl_sign.data();
-  for (index f = 0; f < m.n_faces; ++f) {
+  for (index f = 0; f < m.n_owned_faces; ++f) {
     real sum = 0;
     for (int k = 0; k < w; ++k) {
       const std::size_t i = static_cast<std::size_t>(f) * w + k;

@@ -18,7 +18,7 @@ void divergence(const Mesh& m, std::span<const real> u_face, std::span<real> d_c
   const int w = m.cell_width();
   const index* cell_faces = m.cell_faces.data();
   const std::int8_t* sign = m.cell_face_sign.data();
-  for (index c = 0; c < m.n_cells; ++c) {
+  for (index c = 0; c < m.n_owned_cells; ++c) {
     real sum = 0;
     for (int k = 0; k < w; ++k) {
       const std::size_t i = static_cast<std::size_t>(c) * w + k;

@@ -18,7 +18,7 @@ void integrate(const Mesh& m, std::span<const Vec3> v_cell, std::span<real> u_fa
   SCFD_CHECK_SIZE(u_face, m.n_faces, "integrate: u_face");
   SCFD_CHECK(disjoint(u_face, v_cell), "integrate: output aliases the input");
   const index* face_cells = m.face_cells.data();
-  for (index f = 0; f < m.n_faces; ++f) {
+  for (index f = 0; f < m.n_owned_faces; ++f) {
     const Vec3 xf = m.face_centre[f];
     const index c1 = face_cells[2 * f];
     const index c2 = face_cells[2 * f + 1];

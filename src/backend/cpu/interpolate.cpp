@@ -19,7 +19,7 @@ void interpolate(const Mesh& m, std::span<const real> u_face, std::span<Vec3> u_
   const int w = m.cell_width();
   const index* cell_faces = m.cell_faces.data();
   const std::int8_t* sign = m.cell_face_sign.data();
-  for (index c = 0; c < m.n_cells; ++c) {
+  for (index c = 0; c < m.n_owned_cells; ++c) {
     const Vec3 xc = m.cell_circumcentre[c];
     Vec3 sum{};
     for (int k = 0; k < w; ++k) {

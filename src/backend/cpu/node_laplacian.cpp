@@ -68,7 +68,7 @@ void node_laplacian(const Mesh& m, std::span<const real> edge_weight, std::span<
   const index* offset = m.node_edges.offset.data();
   const index* edge = m.node_edges.item.data();
   const index* edge_nodes = m.edge_nodes.data();
-  for (index i = 0; i < m.n_nodes; ++i) {
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
     const real ti = t[i];
     real sum = 0;
     for (index k = offset[i]; k < offset[i + 1]; ++k) {
@@ -87,7 +87,7 @@ void node_laplacian_diagonal(const Mesh& m, std::span<const real> edge_weight,
   SCFD_CHECK(disjoint(diag, edge_weight), "node_laplacian_diagonal: output aliases the input");
   const index* offset = m.node_edges.offset.data();
   const index* edge = m.node_edges.item.data();
-  for (index i = 0; i < m.n_nodes; ++i) {
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
     real sum = 0;
     for (index k = offset[i]; k < offset[i + 1]; ++k) sum += edge_weight[edge[k]];
     diag[i] = sum;

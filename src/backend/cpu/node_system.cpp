@@ -14,7 +14,7 @@ void node_system(const topology::Mesh& m, std::span<const real> d, real b, std::
   SCFD_CHECK(d.size() == n && fixed.size() == n && x.size() == n && y.size() == n &&
              w.size() == static_cast<std::size_t>(m.n_edges));
   const auto& ne = m.node_edges;
-  for (index i = 0; i < m.n_nodes; ++i) {
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
     if (fixed[i] != 0) {
       y[i] = x[i];
       continue;
@@ -36,7 +36,7 @@ void node_system_diagonal(const topology::Mesh& m, std::span<const real> d, real
   SCFD_CHECK(d.size() == n && fixed.size() == n && diag.size() == n &&
              w.size() == static_cast<std::size_t>(m.n_edges));
   const auto& ne = m.node_edges;
-  for (index i = 0; i < m.n_nodes; ++i) {
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
     if (fixed[i] != 0) {
       diag[i] = 1;
       continue;

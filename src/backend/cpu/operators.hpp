@@ -3,7 +3,9 @@
 // through a connectivity list of the Mesh, with no scatter and no atomics, so the GLSL twin in
 // kernels/ has the same loop body. Fields are plain arrays of `real` indexed by entity; vectors
 // at cells are arrays of Vec3. Output spans must be sized for the output entity and must not
-// alias the input.
+// alias the input. Every operator writes the OWNED outputs only (the first n_owned_X entries,
+// which are all entries on a serial mesh) and reads owned and ghost inputs: a parallel caller
+// exchanges the ghosts of the input first (halo), and of the output when it needs them.
 #pragma once
 
 #include <span>

@@ -1,0 +1,69 @@
+// Halo: one HaloPlan per entity kind of a distributed mesh (see halo.hpp).
+#include "halo/halo.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace scfd::halo {
+namespace {
+
+// A serial mesh leaves the gids empty and owns everything (topology/mesh.hpp).
+HaloPlan build_plan(Entity kind, index n, index n_owned, const std::vector<index>& gid,
+                    const std::vector<int>& ghost_owner, MPI_Comm comm) {
+  return HaloPlan::build(kind, gid.empty() ? n : n_owned, gid, ghost_owner, comm);
+}
+
+}  // namespace
+
+Halo Halo::build(const topology::Mesh& m, MPI_Comm comm) {
+  Halo h;
+  h.nodes =
+      build_plan(Entity::node, m.n_nodes, m.n_owned_nodes, m.node_gid, m.node_ghost_owner, comm);
+  h.edges =
+      build_plan(Entity::edge, m.n_edges, m.n_owned_edges, m.edge_gid, m.edge_ghost_owner, comm);
+  h.faces =
+      build_plan(Entity::face, m.n_faces, m.n_owned_faces, m.face_gid, m.face_ghost_owner, comm);
+  h.cells =
+      build_plan(Entity::cell, m.n_cells, m.n_owned_cells, m.cell_gid, m.cell_ghost_owner, comm);
+  return h;
+}
+
+HaloPlan& Halo::plan(Entity e) {
+  switch (e) {
+    case Entity::node:
+      return nodes;
+    case Entity::edge:
+      return edges;
+    case Entity::face:
+      return faces;
+    case Entity::cell:
+      return cells;
+  }
+  return cells;
+}
+
+const HaloPlan& Halo::plan(Entity e) const {
+  return const_cast<Halo*>(this)->plan(e);
+}
+
+HaloStats Halo::total() const {
+  HaloStats t;
+  std::vector<int> ranks;
+  for (const HaloPlan* p : {&nodes, &edges, &faces, &cells}) {
+    const HaloStats& s = p->stats();
+    t.messages_sent += s.messages_sent;
+    t.messages_received += s.messages_received;
+    t.bytes_sent += s.bytes_sent;
+    t.bytes_received += s.bytes_received;
+    t.exchanges += s.exchanges;
+    t.wait_seconds += s.wait_seconds;
+    t.comm_seconds += s.comm_seconds;
+    ranks.insert(ranks.end(), p->send_ranks().begin(), p->send_ranks().end());
+    ranks.insert(ranks.end(), p->recv_ranks().begin(), p->recv_ranks().end());
+  }
+  std::sort(ranks.begin(), ranks.end());
+  t.neighbours = static_cast<int>(std::unique(ranks.begin(), ranks.end()) - ranks.begin());
+  return t;
+}
+
+}  // namespace scfd::halo

@@ -1,0 +1,129 @@
+// HaloPlan: the halo exchange of one entity kind (nodes, edges, faces or cells) of a distributed
+// mesh (DESIGN.md §4, STYLE.md §12). Built once, collectively, from the parallel decomposition
+// of a local Mesh (topology/mesh.hpp): owned entities first, ghosts last grouped by owner rank in
+// ascending order, so the ghosts that neighbour r fills are one contiguous range.
+//
+// Building: each rank sends every owner the global ids of the ghosts it holds from that owner
+// (MPI_Alltoall of the counts, MPI_Alltoallv of the ids); the owner maps the ids to its local
+// indices. The result, per neighbour: the owned indices it sends (in the order the receiver
+// keeps its ghosts) and the ghost range it receives. Send and receive buffers are allocated here,
+// once; an exchange allocates nothing.
+//
+// Exchange with overlap (one exchange in flight per plan):
+//
+//   plan.begin(be, x);      // post MPI_Irecv, pack the sends on the device (one gather +
+//                           // readback: Backend::download_indices), MPI_Isend
+//   ... compute the owned entities whose stencil reads no ghost of x ...
+//   plan.end(be, x);        // MPI_Waitall, then one upload into the ghost range [n_owned, n)
+//   ... compute the remaining owned entities (those whose stencil reads a ghost) ...
+//
+// x must not be written between begin and end (its owned values are already packed, but a GPU
+// backend may still be reading them; its ghost values are overwritten by end). exchange() is
+// begin + end with no work between. The host-array versions exchange set-up data (masks, ids)
+// that lives outside a backend; they are blocking.
+//
+// A serial mesh (no global ids) or a one-rank communicator gives an empty plan: begin, end and
+// exchange do nothing. The communicator is not duplicated: it must outlive the plan. Each plan
+// uses its own message tag (from its entity kind), so the plans of one Halo may be in flight at
+// the same time.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "core/types.hpp"
+
+namespace scfd::halo {
+
+enum class Entity { node, edge, face, cell };
+const char* entity_name(Entity e);
+
+// Traffic of one plan, for the run summary. Per-exchange figures describe one exchange of one
+// `real` field; the accumulated figures cover every exchange since the plan was built.
+struct HaloStats {
+  int neighbours = 0;              // distinct ranks this rank sends to or receives from
+  int messages_sent = 0;           // per exchange (= ranks this rank sends to)
+  int messages_received = 0;       // per exchange (= ranks this rank receives from)
+  std::size_t bytes_sent = 0;      // per exchange
+  std::size_t bytes_received = 0;  // per exchange
+  long long exchanges = 0;         // completed exchanges (field and host)
+  double wait_seconds = 0;         // accumulated time blocked in MPI_Waitall (end / host exchange)
+  double comm_seconds = 0;         // accumulated time inside begin + end (pack, post, wait, upload)
+};
+
+class HaloPlan {
+ public:
+  HaloPlan() = default;  // the empty plan
+  HaloPlan(const HaloPlan&) = delete;
+  HaloPlan& operator=(const HaloPlan&) = delete;
+  HaloPlan(HaloPlan&&) = default;
+  HaloPlan& operator=(HaloPlan&&) = default;
+
+  // Collective on comm. n_local = gid.size() local entities, [0, n_owned) owned; ghost_owner
+  // holds the owner rank of each ghost (n_local - n_owned entries, ascending). An empty gid
+  // (serial mesh) means everything is owned. SCFD_CHECK: ghosts grouped by ascending owner, no
+  // ghost owned by this rank, and every requested id is owned by the rank asked.
+  static HaloPlan build(Entity kind, index n_owned, std::span<const index> gid,
+                        std::span<const int> ghost_owner, MPI_Comm comm);
+
+  // Field exchange on a backend (see the header comment). x.size() must be n_local().
+  void begin(const backend::Backend& be, backend::Field& x);
+  void end(const backend::Backend& be, backend::Field& x);
+  void exchange(const backend::Backend& be, backend::Field& x);
+  bool in_flight() const { return in_flight_; }
+
+  // Blocking exchanges of host arrays of n_local() entries (set-up data). The real version uses
+  // the plan's buffers; the index version allocates its own (set-up only).
+  void exchange(std::span<real> x);
+  void exchange(std::span<index> x);
+
+  bool empty() const { return send_ranks_.empty() && recv_ranks_.empty(); }
+  Entity kind() const { return kind_; }
+  index n_owned() const { return n_owned_; }
+  index n_local() const { return n_local_; }
+  index n_ghosts() const { return n_local_ - n_owned_; }
+
+  // The plan itself, for tests and diagnostics. Send: neighbour send_ranks()[k] gets the owned
+  // entities send_indices()[send_offsets()[k] .. send_offsets()[k+1]). Receive: neighbour
+  // recv_ranks()[k] fills ghosts [recv_starts()[k], recv_starts()[k] + recv_counts()[k]).
+  std::span<const int> send_ranks() const { return send_ranks_; }
+  std::span<const index> send_offsets() const { return send_offset_; }
+  std::span<const index> send_indices() const { return send_index_; }
+  std::span<const int> recv_ranks() const { return recv_ranks_; }
+  std::span<const index> recv_starts() const { return recv_start_; }
+  std::span<const index> recv_counts() const { return recv_count_; }
+
+  const HaloStats& stats() const { return stats_; }
+
+ private:
+  template <typename T>
+  void post_receives(std::span<T> recv);
+  template <typename T>
+  void post_sends(std::span<const T> send);
+  double wait_all();
+  template <typename T>
+  void exchange_host(std::span<T> x, std::span<T> send, std::span<T> recv);
+  void finish_stats();
+
+  Entity kind_ = Entity::cell;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int tag_ = 0;
+  index n_owned_ = 0, n_local_ = 0;
+  std::vector<int> send_ranks_;
+  std::vector<index> send_offset_{0};
+  std::vector<index> send_index_;
+  std::vector<int> recv_ranks_;
+  std::vector<index> recv_start_, recv_count_;
+  std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values
+  std::vector<MPI_Request> requests_;      // one per neighbour message
+  bool in_flight_ = false;
+  const backend::Field* pending_ = nullptr;  // the field between begin and end
+  double begin_seconds_ = 0;                 // time spent in the pending begin
+  HaloStats stats_;
+};
+
+}  // namespace scfd::halo

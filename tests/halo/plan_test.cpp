@@ -1,0 +1,180 @@
+// HaloPlan on a synthetic decomposition (synthetic_layout.hpp: interleaved ownership, scrambled
+// local order, an asymmetric ghost pattern), run at np = 1..4: the canonical global-id test
+// (STYLE.md §12) for fields and host arrays, begin / interior work / end, no allocation per
+// exchange, two plans in flight, and the statistics.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.hpp"
+#include "halo/alloc_counter.hpp"
+#include "halo/halo_plan.hpp"
+#include "halo/synthetic_layout.hpp"
+
+namespace scfd::halo {
+namespace {
+
+using backend::cpu::CpuBackend;
+using backend::cpu::host;
+
+HaloPlan plan_of(const test::Layout& l, Entity kind = Entity::cell) {
+  return HaloPlan::build(kind, l.n_owned, l.gid, l.ghost_owner, MPI_COMM_WORLD);
+}
+
+// scale * gid + shift on owned entities, -1 on ghosts.
+std::vector<real> owned_values(const test::Layout& l, real scale = 1, real shift = 0) {
+  std::vector<real> v(l.gid.size(), real(-1));
+  for (index i = 0; i < l.n_owned; ++i)
+    v[static_cast<std::size_t>(i)] = scale * l.gid[static_cast<std::size_t>(i)] + shift;
+  return v;
+}
+
+// Local entities whose value is not scale * gid + shift.
+int mismatches(std::span<const real> x, const test::Layout& l, real scale = 1, real shift = 0) {
+  int bad = 0;
+  for (std::size_t i = 0; i < l.gid.size(); ++i)
+    if (x[i] != scale * l.gid[i] + shift) ++bad;
+  return bad;
+}
+
+TEST(HaloPlanSynthetic, PlanMatchesLayout) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  const HaloPlan p = plan_of(l);
+  EXPECT_EQ(p.n_owned(), l.n_owned);
+  EXPECT_EQ(p.n_local(), static_cast<index>(l.gid.size()));
+  EXPECT_EQ(static_cast<int>(p.recv_ranks().size()), l.expected_recv_ranks);
+  EXPECT_EQ(static_cast<int>(p.send_ranks().size()), l.expected_send_ranks);
+  // The receive ranges tile the ghost range in owner order.
+  index next = p.n_owned();
+  for (std::size_t k = 0; k < p.recv_ranks().size(); ++k) {
+    EXPECT_EQ(p.recv_starts()[k], next);
+    next += p.recv_counts()[k];
+  }
+  EXPECT_EQ(next, p.n_local());
+  for (const index i : p.send_indices()) {
+    EXPECT_GE(i, 0);
+    EXPECT_LT(i, p.n_owned());
+  }
+}
+
+TEST(HaloPlanSynthetic, GhostsReceiveTheirGlobalIds) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan p = plan_of(l);
+  const CpuBackend be;
+  auto x = be.make_field(p.n_local());
+  be.upload(owned_values(l), *x);
+  p.exchange(be, *x);
+  EXPECT_EQ(mismatches(host(*x), l), 0);
+}
+
+TEST(HaloPlanSynthetic, BeginInteriorEndMatchesExchange) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan p = plan_of(l);
+  const CpuBackend be;
+  auto x = be.make_field(p.n_local());
+  auto y = be.make_field(p.n_local());
+  be.upload(owned_values(l), *x);
+  p.begin(be, *x);
+  EXPECT_TRUE(p.in_flight());
+  // Interior work between begin and end: reads x's owned values, writes another field.
+  be.copy(*x, *y);
+  be.axpy(real(1), *x, *y);  // y = 2 x
+  // Ghosts of x are written by end(), not before.
+  EXPECT_EQ(mismatches(host(*y), l, 2), static_cast<int>(p.n_ghosts()));
+  p.end(be, *x);
+  EXPECT_FALSE(p.in_flight());
+  EXPECT_EQ(mismatches(host(*x), l), 0);
+}
+
+TEST(HaloPlanSynthetic, RepeatedExchangesAllocateNothing) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan p = plan_of(l);
+  const CpuBackend be;
+  auto x = be.make_field(p.n_local());
+  const long exchanges_before = p.stats().exchanges;
+  {  // The counter sees heap allocations (positive control).
+    const long before = test::allocations();
+    auto probe = std::make_unique<std::vector<real>>(3);
+    EXPECT_GT(test::allocations() - before, 0);
+  }
+  for (int k = 1; k <= 5; ++k) {
+    const auto values = owned_values(l, k, -k);
+    be.upload(values, *x);
+    const long before = test::allocations();
+    p.begin(be, *x);
+    p.end(be, *x);
+    EXPECT_EQ(test::allocations() - before, 0) << "exchange " << k;
+    EXPECT_EQ(mismatches(host(*x), l, k, -k), 0) << "exchange " << k;
+  }
+  EXPECT_EQ(p.stats().exchanges - exchanges_before, 5);
+}
+
+TEST(HaloPlanSynthetic, HostExchangeRealAndIndex) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan p = plan_of(l);
+  auto v = owned_values(l, 3, 1);
+  p.exchange(std::span<real>(v));
+  EXPECT_EQ(mismatches(v, l, 3, 1), 0);
+  std::vector<index> ids(l.gid.size(), kNone);
+  std::copy(l.gid.begin(), l.gid.begin() + l.n_owned, ids.begin());
+  p.exchange(std::span<index>(ids));
+  EXPECT_EQ(ids, l.gid);
+}
+
+TEST(HaloPlanSynthetic, TwoPlansInFlightAtOnce) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan a = plan_of(l, Entity::node), b = plan_of(l, Entity::edge);
+  const CpuBackend be;
+  auto x = be.make_field(a.n_local()), y = be.make_field(b.n_local());
+  be.upload(owned_values(l, 1, 0), *x);
+  be.upload(owned_values(l, 2, 0), *y);
+  a.begin(be, *x);
+  b.begin(be, *y);
+  b.end(be, *y);
+  a.end(be, *x);
+  EXPECT_EQ(mismatches(host(*x), l, 1, 0), 0);
+  EXPECT_EQ(mismatches(host(*y), l, 2, 0), 0);
+}
+
+TEST(HaloPlanSynthetic, StatisticsAddUpOverRanks) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan p = plan_of(l);
+  const HaloStats& s = p.stats();
+  EXPECT_EQ(s.messages_sent, l.expected_send_ranks);
+  EXPECT_EQ(s.messages_received, l.expected_recv_ranks);
+  EXPECT_EQ(s.bytes_received, static_cast<std::size_t>(p.n_ghosts()) * sizeof(real));
+  EXPECT_EQ(s.bytes_sent, p.send_indices().size() * sizeof(real));
+  EXPECT_GE(s.neighbours, std::max(s.messages_sent, s.messages_received));
+  EXPECT_LE(s.neighbours, s.messages_sent + s.messages_received);
+  long long local[4] = {s.messages_sent, s.messages_received, static_cast<long long>(s.bytes_sent),
+                        static_cast<long long>(s.bytes_received)};
+  long long sum[4] = {};
+  MPI_Allreduce(local, sum, 4, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(sum[0], sum[1]);
+  EXPECT_EQ(sum[2], sum[3]);
+  const CpuBackend be;
+  auto x = be.make_field(p.n_local());
+  p.exchange(be, *x);
+  EXPECT_EQ(s.exchanges, 1);
+  EXPECT_GE(s.wait_seconds, 0.0);
+  EXPECT_GE(s.comm_seconds, s.wait_seconds);
+}
+
+TEST(HaloPlanSynthetic, SerialLayoutGivesEmptyPlan) {
+  HaloPlan p = HaloPlan::build(Entity::node, 7, {}, {}, MPI_COMM_WORLD);
+  EXPECT_TRUE(p.empty());
+  EXPECT_EQ(p.n_local(), 7);
+  const CpuBackend be;
+  auto x = be.make_field(7);
+  be.fill(*x, real(4));
+  p.exchange(be, *x);
+  for (const real v : host(*x)) EXPECT_EQ(v, 4.0);
+  EXPECT_EQ(p.stats().messages_sent, 0);
+  EXPECT_EQ(p.stats().neighbours, 0);
+}
+
+}  // namespace
+}  // namespace scfd::halo

@@ -1,0 +1,66 @@
+// The heat cases on np = 1, 2, 3, 4 ranks (`mpirun -np N streamcfd run CASE`, the documented
+// command) give the serial answer: the figures of the run summary agree to solver tolerance and
+// the PCG iteration counts follow the serial ones to within 2 per solve.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "common/json_number.hpp"
+#include "common/run_command.hpp"
+
+namespace scfd {
+namespace {
+
+struct Summary {
+  std::string json;
+  double figure(const std::string& name) const { return test::json_number(json, name); }
+};
+
+Summary run_case(const std::string& case_file, int np, const std::string& sets = "") {
+  const auto out = test::fresh_directory("np" + std::to_string(np));
+  const std::string cmd = std::string(SCFD_MPIRUN) + " -np " + std::to_string(np) + " " +
+                          SCFD_BINARY + " run " + SCFD_SOURCE_DIR + "/" + case_file +
+                          " --quiet --set output.directory=" + out.string() + " " + sets;
+  const auto r = test::run_command(cmd);
+  EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+  Summary s{test::slurp(out / "heat_summary.json")};
+  EXPECT_EQ(s.figure("ranks"), np) << s.json;
+  std::filesystem::remove_all(out);
+  return s;
+}
+
+class HeatParallel : public ::testing::TestWithParam<int> {};
+
+TEST_P(HeatParallel, SteadyPartMatchesSerial) {
+  const std::string part = "cases/heat-part/case.toml";
+  static const Summary serial = run_case(part, 1);
+  const Summary s = run_case(part, GetParam());
+  const double q = serial.figure("heat_flow_hot");
+  EXPECT_NEAR(s.figure("heat_flow_hot"), q, 1e-7 * std::abs(q));
+  EXPECT_NEAR(s.figure("heat_flow_cold"), serial.figure("heat_flow_cold"), 1e-7 * std::abs(q));
+  EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"), 2);
+}
+
+TEST_P(HeatParallel, TransientCubeMatchesSerial) {
+  const std::string cube = "cases/heat-cube/case.toml";
+  const std::string sets = "--set time.end=0.01";  // 4 steps
+  static const Summary serial = run_case(cube, 1, sets);
+  const Summary s = run_case(cube, GetParam(), sets);
+  EXPECT_NEAR(s.figure("error_l2"), serial.figure("error_l2"), 1e-9);
+  EXPECT_NEAR(s.figure("temperature_max"), serial.figure("temperature_max"), 1e-9);
+  EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"), 2 * 4);
+}
+
+TEST_P(HeatParallel, LinearSquareExactOnEveryRankCount) {
+  const Summary s = run_case("cases/heat-square/case.toml", GetParam());
+  EXPECT_LT(s.figure("error_max"), 1e-9) << s.json;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, HeatParallel, ::testing::Values(1, 2, 3, 4),
+                         [](const auto& param_info) {
+                           return "np" + std::to_string(param_info.param);
+                         });
+
+}  // namespace
+}  // namespace scfd
