@@ -206,10 +206,11 @@ int run_case(const RunOptions& opt) {
     summary.add_step(r);
     const double dt_wall = step_timer.seconds();
     const int left = model->total_steps() - model->step();
-    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}/step  ETA {}", r.step,
+    const std::string eta =
+        left > 0 ? "ETA " + human_seconds(left * stepping.seconds() / model->step()) : "done";
+    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}/step  {}", r.step,
               fmt::formatted_size("{}", model->total_steps()), model->total_steps(), r.time,
-              r.iterations, r.residual, human_seconds(dt_wall),
-              human_seconds(left * stepping.seconds() / model->step()));
+              r.iterations, r.residual, human_seconds(dt_wall), eta);
     const bool last = model->step() == model->total_steps();
     const bool interrupted = any_rank_interrupted();
     if (last || interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
