@@ -13,5 +13,6 @@ using Command = std::function<int()>;
 Command add_info_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_partition_command(CLI::App& app);
+Command add_check_kernels_command(CLI::App& app);
 
 }  // namespace scfd::app

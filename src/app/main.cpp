@@ -28,6 +28,7 @@ int run(int argc, char** argv) {
   add(&scfd::app::add_info_command);
   add(&scfd::app::add_run_command);
   add(&scfd::app::add_partition_command);
+  add(&scfd::app::add_check_kernels_command);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,70 @@
+// `streamcfd check-kernels [--device N] [--debug]`: opens a GL context on one EGL device, prints
+// the device line, and compiles every embedded kernel (kernels/*.glsl minus include-only files)
+// for fp32 and fp64 (fp64 skipped with a note on devices without it). One line per kernel and
+// precision; exit 0 when all compile, 1 otherwise, 2 without a usable device (InputError).
+// CI runs it on llvmpipe (STYLE.md §5). SCFD_GL_DEVICE overrides --device.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "app/commands.hpp"
+#include "core/log.hpp"
+#include "gl/context.hpp"
+#include "gl/program.hpp"
+
+namespace scfd::app {
+namespace {
+
+struct CheckKernelsOptions {
+  int device = -1;
+  bool debug = false;
+};
+
+// Compiles one kernel at one precision and prints its line; returns false on a compile error.
+bool check_one(const std::string& kernel, gl::Precision p) {
+  try {
+    gl::Program prog = gl::compile_compute(kernel, p);
+    log::info("  {:<24} {}  ok (local size {})", kernel, gl::to_string(p), prog.local_size());
+    return true;
+  } catch (const gl::CompileError& e) {
+    log::info("  {:<24} {}  FAILED", kernel, gl::to_string(p));
+    std::fprintf(stderr, "%s\n", e.what());
+    return false;
+  }
+}
+
+int run_check_kernels(const CheckKernelsOptions& opt) {
+  const gl::Context ctx = gl::Context::create(opt.device, opt.debug);
+  const gl::DeviceInfo& d = ctx.info();
+  log::info("{}", gl::describe(d));
+  int failed = 0, total = 0;
+  for (const std::string& kernel : gl::compilable_kernels()) {
+    ++total;
+    if (!check_one(kernel, gl::Precision::fp32)) ++failed;
+    if (!d.fp64) {
+      log::info("  {:<24} fp64  skipped (device has no double precision)", kernel);
+      continue;
+    }
+    ++total;
+    if (!check_one(kernel, gl::Precision::fp64)) ++failed;
+  }
+  log::info("{} of {} kernel builds compiled", total - failed, total);
+  return failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_check_kernels_command(CLI::App& app) {
+  auto opt = std::make_shared<CheckKernelsOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "check-kernels", "Compile every GLSL kernel for fp32 and fp64 on one EGL device");
+  sub->add_option("--device", opt->device,
+                  "EGL device index (default: node-local MPI rank mod device count; the "
+                  "environment variable SCFD_GL_DEVICE overrides it)");
+  sub->add_flag("--debug", opt->debug, "KHR_debug output and a GL error check after each call");
+  return [opt] { return run_check_kernels(*opt); };
+}
+
+}  // namespace scfd::app

@@ -1,0 +1,59 @@
+// SSBO wrapper (see buffer.hpp). Uses bind-to-edit (GL 4.3), not DSA (4.5), to match the 4.3
+// floor of Context.
+#include "gl/buffer.hpp"
+
+#include <epoxy/gl.h>
+
+#include <utility>
+
+namespace scfd::gl {
+
+Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
+  glGenBuffers(1, &id_);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr,
+               GL_DYNAMIC_COPY);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+Buffer::Buffer(Buffer&& o) noexcept
+    : id_(std::exchange(o.id_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+
+Buffer& Buffer::operator=(Buffer&& o) noexcept {
+  if (this != &o) {
+    if (id_) glDeleteBuffers(1, &id_);
+    id_ = std::exchange(o.id_, 0);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+
+Buffer::~Buffer() {
+  if (id_) glDeleteBuffers(1, &id_);
+}
+
+void Buffer::upload_bytes(const void* data, std::size_t bytes, std::size_t offset) {
+  SCFD_CHECK(offset + bytes <= bytes_, "upload of {} bytes at {} into a buffer of {}", bytes,
+             offset, bytes_);
+  if (bytes == 0) return;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
+  glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
+                  static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) const {
+  SCFD_CHECK(offset + bytes <= bytes_, "download of {} bytes at {} from a buffer of {}", bytes,
+             offset, bytes_);
+  if (bytes == 0) return;
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
+  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
+                     static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+}
+
+void Buffer::bind(unsigned index) const {
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, id_);
+}
+
+}  // namespace scfd::gl

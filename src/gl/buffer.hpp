@@ -1,0 +1,59 @@
+// Shader storage buffers (SSBOs): GPU memory that kernels read and write as `buffer` blocks.
+// Owns one GL buffer name (move-only). Sizes are in bytes; the typed helpers check that the
+// element size divides them.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace scfd::gl {
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(std::size_t bytes);  // uninitialised contents
+  Buffer(Buffer&& o) noexcept;
+  Buffer& operator=(Buffer&& o) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer();
+
+  template <typename T>
+  static Buffer from(std::span<const T> data) {
+    Buffer b(data.size_bytes());
+    b.upload_bytes(data.data(), data.size_bytes(), 0);
+    return b;
+  }
+
+  std::size_t size() const { return bytes_; }
+  unsigned id() const { return id_; }
+
+  // Copies `bytes` from host memory to the buffer at byte `offset` (bounds checked).
+  void upload_bytes(const void* data, std::size_t bytes, std::size_t offset);
+  void download_bytes(void* data, std::size_t bytes, std::size_t offset) const;
+
+  template <typename T>
+  void upload(std::span<const T> data, std::size_t first = 0) {
+    upload_bytes(data.data(), data.size_bytes(), first * sizeof(T));
+  }
+  template <typename T>
+  std::vector<T> download() const {
+    SCFD_CHECK(bytes_ % sizeof(T) == 0, "buffer of {} bytes read as {}-byte elements", bytes_,
+               sizeof(T));
+    std::vector<T> out(bytes_ / sizeof(T));
+    download_bytes(out.data(), bytes_, 0);
+    return out;
+  }
+
+  // Binds the whole buffer to `layout(binding = index) buffer ...`.
+  void bind(unsigned index) const;
+
+ private:
+  unsigned id_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace scfd::gl

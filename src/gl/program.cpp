@@ -1,0 +1,165 @@
+// Compute program compilation with line-mapped errors, uniforms and dispatch (see program.hpp).
+#include "gl/program.hpp"
+
+#include <epoxy/gl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "gl/context.hpp"
+
+namespace scfd::gl {
+namespace {
+
+void add_prelude_line(ExpandedSource& s, const std::string& line) {
+  s.text += line + "\n";
+  s.lines.push_back({"<prelude>", static_cast<int>(s.lines.size()) + 1});
+}
+
+ExpandedSource assemble(std::string_view name, std::string_view text, Precision p,
+                        const Defines& defines) {
+  ExpandedSource s;
+  add_prelude_line(s, "#version 430 core");
+  const bool d = p == Precision::fp64;
+  add_prelude_line(s, fmt::format("#define real {}", d ? "double" : "float"));
+  for (int n = 2; n <= 4; ++n)
+    add_prelude_line(s, fmt::format("#define real{} {}vec{}", n, d ? "d" : "", n));
+  const bool has_local = std::any_of(defines.begin(), defines.end(),
+                                     [](const auto& kv) { return kv.first == "LOCAL_SIZE"; });
+  if (!has_local) add_prelude_line(s, "#define LOCAL_SIZE 64");
+  for (const auto& [key, value] : defines) add_prelude_line(s, "#define " + key + " " + value);
+  std::vector<std::string> included;
+  expand_into(s, name, text, included);
+  return s;
+}
+
+std::string shader_log(GLuint shader) {
+  GLint n = 0;
+  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &n);
+  std::string log(static_cast<std::size_t>(std::max(n, 1)), '\0');
+  glGetShaderInfoLog(shader, n, nullptr, log.data());
+  return log.c_str();
+}
+
+std::string program_log(GLuint program) {
+  GLint n = 0;
+  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &n);
+  std::string log(static_cast<std::size_t>(std::max(n, 1)), '\0');
+  glGetProgramInfoLog(program, n, nullptr, log.data());
+  return log.c_str();
+}
+
+GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precision p) {
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  const char* src = s.text.c_str();
+  const auto len = static_cast<GLint>(s.text.size());
+  glShaderSource(shader, 1, &src, &len);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    const std::string log = shader_log(shader);
+    glDeleteShader(shader);
+    throw CompileError(fmt::format("kernels/{} ({}) does not compile:\n{}", name, to_string(p),
+                                   rewrite_log(log, s.lines, name)));
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  glDeleteShader(shader);  // flagged; freed with the program
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    const std::string log = program_log(program);
+    glDeleteProgram(program);
+    throw CompileError(fmt::format("kernels/{} ({}) does not link:\n{}", name, to_string(p),
+                                   rewrite_log(log, s.lines, name)));
+  }
+  return program;
+}
+
+}  // namespace
+
+std::string_view to_string(Precision p) { return p == Precision::fp64 ? "fp64" : "fp32"; }
+
+Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
+                               const Defines& defines) {
+  std::string n(name);
+  if (!n.ends_with(".glsl")) n += ".glsl";
+  const ExpandedSource s = assemble(n, text, p, defines);
+  return Program(compile_and_link(s, n, p), p, n);
+}
+
+Program compile_compute(std::string_view kernel, Precision p, const Defines& defines) {
+  std::string n(kernel);
+  if (!n.ends_with(".glsl")) n += ".glsl";
+  return compile_compute_source(n, embedded_text(n), p, defines);
+}
+
+Program::Program(unsigned id, Precision p, std::string name)
+    : id_(id), precision_(p), name_(std::move(name)) {
+  GLint size[3] = {0, 0, 0};
+  glGetProgramiv(id_, GL_COMPUTE_WORK_GROUP_SIZE, size);
+  SCFD_CHECK(size[0] > 0 && size[1] == 1 && size[2] == 1,
+             "kernels/{}: work group must be (LOCAL_SIZE, 1, 1), got ({}, {}, {})", name_,
+             size[0], size[1], size[2]);
+  local_size_ = static_cast<unsigned>(size[0]);
+}
+
+Program::Program(Program&& o) noexcept
+    : id_(std::exchange(o.id_, 0)), precision_(o.precision_), name_(std::move(o.name_)),
+      local_size_(o.local_size_) {}
+
+Program& Program::operator=(Program&& o) noexcept {
+  if (this != &o) {
+    if (id_) glDeleteProgram(id_);
+    id_ = std::exchange(o.id_, 0);
+    precision_ = o.precision_;
+    name_ = std::move(o.name_);
+    local_size_ = o.local_size_;
+  }
+  return *this;
+}
+
+Program::~Program() {
+  if (id_) glDeleteProgram(id_);
+}
+
+int Program::location(const char* uniform) const { return glGetUniformLocation(id_, uniform); }
+
+void Program::set(const char* u, std::int32_t v) { glProgramUniform1i(id_, location(u), v); }
+void Program::set(const char* u, std::uint32_t v) { glProgramUniform1ui(id_, location(u), v); }
+void Program::set(const char* u, float v) { glProgramUniform1f(id_, location(u), v); }
+void Program::set(const char* u, double v) { glProgramUniform1d(id_, location(u), v); }
+void Program::set_real(const char* u, double v) {
+  if (precision_ == Precision::fp64)
+    set(u, v);
+  else
+    set(u, static_cast<float>(v));
+}
+
+Program::Grid Program::grid_for(std::size_t n_items, unsigned local_size, unsigned max_x) {
+  SCFD_CHECK(local_size > 0 && max_x > 0);
+  const std::size_t groups = (n_items + local_size - 1) / local_size;
+  if (groups <= max_x) return {static_cast<unsigned>(groups), groups > 0 ? 1u : 0u};
+  const std::size_t y = (groups + max_x - 1) / max_x;
+  SCFD_CHECK(y <= max_x, "{} items need {}x{} work groups, more than the device allows",
+             n_items, max_x, y);
+  // Balance x so that the last row wastes less than one row.
+  const std::size_t x = (groups + y - 1) / y;
+  return {static_cast<unsigned>(x), static_cast<unsigned>(y)};
+}
+
+void Program::dispatch(std::size_t n_items) {
+  SCFD_CHECK(id_ != 0, "dispatch of an empty Program");
+  if (n_items == 0) return;
+  GLint max_x = 0;
+  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_x);
+  const Grid g = grid_for(n_items, local_size_, static_cast<unsigned>(max_x));
+  glUseProgram(id_);
+  glDispatchCompute(g.x, g.y, 1);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  if (debug_enabled()) check_errors(name_.c_str());
+}
+
+}  // namespace scfd::gl

@@ -1,0 +1,80 @@
+// Compute programs (STYLE.md §5, DESIGN.md §5). The host prepends to every kernel:
+//   #version 430 core            (double is core GLSL since 4.00, so fp64 needs no #extension
+//                                 line at 430; a driver below 4.3 is refused by Context)
+//   #define real float|double    and real2/3/4 = vec2..4 | dvec2..4
+//   #define LOCAL_SIZE 64        unless the caller defines LOCAL_SIZE
+//   #define NAME VALUE           for each caller define
+// then the kernel with its #includes resolved. Compile and link messages are rewritten to
+// kernels/<file>:<line>: ... through the line table and thrown as CompileError.
+//
+// dispatch(n) launches ceil(n / local size) work groups; above the device's x limit (65535 on
+// llvmpipe) it uses a 2D grid, and kernels find their item with scfd_gid() from common.glsl and
+// must return when it is >= their item count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gl/kernel_source.hpp"
+
+namespace scfd::gl {
+
+enum class Precision { fp32, fp64 };
+std::string_view to_string(Precision p);
+
+using Defines = std::vector<std::pair<std::string, std::string>>;
+
+class Program {
+ public:
+  Program() = default;
+  Program(unsigned id, Precision p, std::string name);
+  Program(Program&& o) noexcept;
+  Program& operator=(Program&& o) noexcept;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  ~Program();
+
+  unsigned id() const { return id_; }
+  Precision precision() const { return precision_; }
+  const std::string& name() const { return name_; }
+  unsigned local_size() const { return local_size_; }  // GL_COMPUTE_WORK_GROUP_SIZE x
+
+  // Uniform setters; a name the program does not use (optimised away) is ignored, as in GL.
+  void set(const char* uniform, std::int32_t v);
+  void set(const char* uniform, std::uint32_t v);
+  void set(const char* uniform, float v);
+  void set(const char* uniform, double v);
+  // A `real` uniform: float in fp32 programs, double in fp64 programs.
+  void set_real(const char* uniform, double v);
+
+  // Runs n_items invocations (1D grid, or 2D above the x limit); then a storage barrier. In
+  // debug mode a GL error afterwards is fatal.
+  void dispatch(std::size_t n_items);
+
+  // The grid dispatch(n_items) launches for a local size and x limit (exposed for tests).
+  struct Grid {
+    unsigned x = 0, y = 0;
+  };
+  static Grid grid_for(std::size_t n_items, unsigned local_size, unsigned max_x);
+
+ private:
+  int location(const char* uniform) const;
+  unsigned id_ = 0;
+  Precision precision_ = Precision::fp64;
+  std::string name_;
+  unsigned local_size_ = 0;
+};
+
+// Compiles the embedded kernel `kernel` ("axpy" or "axpy.glsl").
+Program compile_compute(std::string_view kernel, Precision p, const Defines& defines = {});
+
+// Compiles `text` as if it were kernels/<name> (for tests and generated kernels); it may include
+// embedded files.
+Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
+                               const Defines& defines = {});
+
+}  // namespace scfd::gl

@@ -1,0 +1,96 @@
+// Embedded kernels: every one compiles for fp32 and fp64; includes resolve once; a planted error
+// is reported at its own kernels/<file>:<line>, also after an #include.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gl/program.hpp"
+#include "gl_fixture.hpp"
+
+namespace scfd::gl {
+namespace {
+
+std::string compile_error(std::string_view name, std::string_view text) {
+  try {
+    compile_compute_source(name, text, Precision::fp64);
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "(compiled without error)";
+}
+
+TEST(Kernels, EveryKernelCompilesInBothPrecisions) {
+  test::gl_context();
+  const std::vector<std::string> names = compilable_kernels();
+  ASSERT_GE(names.size(), 2u);
+  for (const std::string& k : names)
+    for (Precision p : {Precision::fp32, Precision::fp64}) {
+      SCOPED_TRACE(k + " " + std::string(to_string(p)));
+      Program prog = compile_compute(k, p);
+      EXPECT_EQ(prog.local_size(), 64u);
+      EXPECT_NE(prog.id(), 0u);
+    }
+}
+
+TEST(Kernels, IncludeOnlyFilesAreNotCompilable) {
+  for (const std::string& k : compilable_kernels()) EXPECT_NE(k, "common.glsl");
+}
+
+TEST(Kernels, IncludeResolvesOnce) {
+  const std::string s = kernel_source("axpy");
+  const auto first = s.find("uint scfd_gid()");
+  ASSERT_NE(first, std::string::npos);
+  EXPECT_EQ(s.find("uint scfd_gid()", first + 1), std::string::npos);
+  EXPECT_EQ(s.find("\n#include"), std::string::npos);
+  // A second include of the same file (directly or through another) adds nothing.
+  test::gl_context();
+  EXPECT_NO_THROW(compile_compute_source(
+      "twice", "#include \"common.glsl\"\n#include \"common.glsl\"\nvoid main() {}\n",
+      Precision::fp32));
+}
+
+TEST(Kernels, LocalSizeDefineOverridesDefault) {
+  test::gl_context();
+  Program p = compile_compute("copy", Precision::fp32, {{"LOCAL_SIZE", "32"}});
+  EXPECT_EQ(p.local_size(), 32u);
+}
+
+TEST(Kernels, ErrorLineWithoutInclude) {
+  test::gl_context();
+  const std::string e = compile_error("broken", "// line 1\nvoid main() {\n  int x = nope;\n}\n");
+  EXPECT_NE(e.find("kernels/broken.glsl:3:"), std::string::npos) << e;
+  EXPECT_EQ(e.find("<prelude>"), std::string::npos) << e;
+}
+
+TEST(Kernels, ErrorLineAfterInclude) {
+  test::gl_context();
+  const std::string text =
+      "// line 1\n"
+      "#include \"common.glsl\"\n"
+      "layout(std430, binding = 0) buffer B { real v[]; };\n"
+      "void main() {\n"
+      "  v[scfd_gid()] = undefined_name;\n"  // line 5
+      "}\n";
+  const std::string e = compile_error("after_include.glsl", text);
+  EXPECT_NE(e.find("kernels/after_include.glsl:5:"), std::string::npos) << e;
+  EXPECT_NE(e.find("undefined_name"), std::string::npos) << e;
+}
+
+TEST(Kernels, UnknownIncludeNamesItsLine) {
+  const std::string e = compile_error("inc", "\n\n#include \"missing.glsl\"\nvoid main() {}\n");
+  EXPECT_NE(e.find("kernels/inc.glsl:3:"), std::string::npos) << e;
+  EXPECT_NE(e.find("missing.glsl"), std::string::npos) << e;
+}
+
+TEST(Kernels, RewriteLogMapsMesaAndNvidiaFormats) {
+  const std::vector<LineOrigin> lines = {{"<prelude>", 1}, {"kernels/a.glsl", 1},
+                                         {"kernels/common.glsl", 7}};
+  EXPECT_EQ(rewrite_log("0:3(5): error: bad\n", lines, "a.glsl"),
+            "kernels/common.glsl:7: error: bad");
+  EXPECT_EQ(rewrite_log("0(2) : error C0000: bad", lines, "a.glsl"),
+            "kernels/a.glsl:1: error C0000: bad");
+  EXPECT_EQ(rewrite_log("link failed", lines, "a.glsl"), "kernels/a.glsl: link failed");
+}
+
+}  // namespace
+}  // namespace scfd::gl
