@@ -11,8 +11,7 @@ namespace scfd::gl {
 Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
   glGenBuffers(1, &id_);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr,
-               GL_DYNAMIC_COPY);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
 }
 

@@ -61,8 +61,7 @@ int choose_device(int requested, int count) {
   if (const char* env = std::getenv("SCFD_GL_DEVICE"); env && *env) {
     char* end = nullptr;
     const long v = std::strtol(env, &end, 10);
-    if (*end != '\0')
-      throw input_error("SCFD_GL_DEVICE='{}' is not an integer device index", env);
+    if (*end != '\0') throw input_error("SCFD_GL_DEVICE='{}' is not an integer device index", env);
     requested = static_cast<int>(v);
     source = "SCFD_GL_DEVICE";
   } else if (requested < 0) {
@@ -75,9 +74,9 @@ int choose_device(int requested, int count) {
 }
 
 EGLContext create_core_context(EGLDisplay display, int major, int minor, bool debug) {
-  std::vector<EGLint> attr = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
-                              EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                              EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
+  std::vector<EGLint> attr = {EGL_CONTEXT_MAJOR_VERSION,       major,
+                              EGL_CONTEXT_MINOR_VERSION,       minor,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT};
   if (debug) attr.insert(attr.end(), {EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE});
   attr.push_back(EGL_NONE);
   EGLConfig config = EGL_NO_CONFIG_KHR;
@@ -123,15 +122,15 @@ DeviceInfo query_info(int index) {
     eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   }
   if (c != EGL_NO_CONTEXT) eglDestroyContext(display, c);
-  throw input_error("EGL device {} has no OpenGL 4.3 core context (found: {}); streamcfd's GL "
-                    "backends need GL 4.3, use backend = \"cpu\"",
-                    index, found);
+  throw input_error(
+      "EGL device {} has no OpenGL 4.3 core context (found: {}); streamcfd's GL "
+      "backends need GL 4.3, use backend = \"cpu\"",
+      index, found);
 }
 
 // Shader compiler messages are left out: CompileError reports them with kernels/<file>:<line>.
 void GLAPIENTRY on_debug_message(GLenum source, GLenum type, GLuint /*id*/, GLenum severity,
-                                 GLsizei /*length*/, const GLchar* message,
-                                 const void* /*user*/) {
+                                 GLsizei /*length*/, const GLchar* message, const void* /*user*/) {
   if (severity == GL_DEBUG_SEVERITY_NOTIFICATION || source == GL_DEBUG_SOURCE_SHADER_COMPILER)
     return;
   if (type == GL_DEBUG_TYPE_ERROR) g_last_debug_error = message;
@@ -150,8 +149,7 @@ void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s) 
   s.context = create_core_context(s.display, 4, 3, debug);
   if (s.context == EGL_NO_CONTEXT) throw_no_gl43(s.display, index);
   if (!eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, s.context))
-    throw input_error("EGL device {}: no surfaceless context (EGL_KHR_surfaceless_context)",
-                      index);
+    throw input_error("EGL device {}: no surfaceless context (EGL_KHR_surfaceless_context)", index);
   s.info = query_info(index);
   s.debug = debug;
 }
@@ -164,12 +162,18 @@ void enable_debug_output() {
 
 const char* error_name(GLenum e) {
   switch (e) {
-    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
-    default: return "GL error";
+    case GL_INVALID_ENUM:
+      return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE:
+      return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION:
+      return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION:
+      return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY:
+      return "GL_OUT_OF_MEMORY";
+    default:
+      return "GL error";
   }
 }
 
@@ -206,9 +210,10 @@ std::vector<DeviceInfo> list_devices() {
 
 void require_fp64(const DeviceInfo& d) {
   if (!d.fp64)
-    throw input_error("device {} ({}) has no double precision (fp64); it supports fp32 only: "
-                      "set precision = \"fp32\"",
-                      d.index, d.renderer);
+    throw input_error(
+        "device {} ({}) has no double precision (fp64); it supports fp32 only: "
+        "set precision = \"fp32\"",
+        d.index, d.renderer);
 }
 
 Context Context::create(int device, bool debug) {
@@ -241,10 +246,16 @@ Context::~Context() {
   eglDestroyContext(state_->display, state_->context);
 }
 
-const DeviceInfo& Context::info() const { return state_->info; }
-bool Context::debug() const { return state_->debug; }
+const DeviceInfo& Context::info() const {
+  return state_->info;
+}
+bool Context::debug() const {
+  return state_->debug;
+}
 
-bool debug_enabled() { return g_debug; }
+bool debug_enabled() {
+  return g_debug;
+}
 
 void check_errors(const char* where) {
   std::string codes;

@@ -18,15 +18,16 @@
 namespace scfd::gl {
 
 struct DeviceInfo {
-  int index = -1;  // EGL device index (eglQueryDevicesEXT order)
+  int index = -1;                         // EGL device index (eglQueryDevicesEXT order)
   std::string vendor, renderer, version;  // GL_VENDOR, GL_RENDERER, GL_VERSION
   int gl_major = 0, gl_minor = 0;
-  bool fp64 = false;               // GL 4.0+ core or GL_ARB_gpu_shader_fp64
-  bool software = false;           // llvmpipe, softpipe, SwiftShader
-  int max_work_groups_x = 65535;   // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0]
+  bool fp64 = false;              // GL 4.0+ core or GL_ARB_gpu_shader_fp64
+  bool software = false;          // llvmpipe, softpipe, SwiftShader
+  int max_work_groups_x = 65535;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0]
 };
 
-// One line for logs: "device 0: Mesa/X.org llvmpipe (...), OpenGL 4.5 (Core Profile) ..., fp64 yes".
+// One line for logs: "device 0: Mesa/X.org llvmpipe (...), OpenGL 4.5 (Core Profile) ..., fp64
+// yes".
 std::string describe(const DeviceInfo& d);
 
 // Every EGL device that gives a GL 4.3 core context. Creates (and destroys) a context per device;

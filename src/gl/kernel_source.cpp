@@ -40,8 +40,8 @@ std::string include_target(std::string_view line, const std::string& where) {
   if (!t.starts_with("include")) return {};
   t = trim(t.substr(7));
   if (t.size() < 3 || t.front() != '"' || t.back() != '"')
-    throw CompileError(fmt::format("{}: error: malformed #include (expected #include \"file\")",
-                                   where));
+    throw CompileError(
+        fmt::format("{}: error: malformed #include (expected #include \"file\")", where));
   return std::string(t.substr(1, t.size() - 2));
 }
 
@@ -85,8 +85,8 @@ void expand_into(ExpandedSource& out, std::string_view name, std::string_view te
     }
     const EmbeddedKernel* k = find_kernel(target);
     if (!k)
-      throw CompileError(fmt::format("{}: error: #include \"{}\": no such file in kernels/",
-                                     where, target));
+      throw CompileError(
+          fmt::format("{}: error: #include \"{}\": no such file in kernels/", where, target));
     // Keep the line count: the include line becomes an empty line, then the file follows.
     out.text.append("\n");
     out.lines.push_back({file, line_no});

@@ -80,7 +80,9 @@ GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precisio
 
 }  // namespace
 
-std::string_view to_string(Precision p) { return p == Precision::fp64 ? "fp64" : "fp32"; }
+std::string_view to_string(Precision p) {
+  return p == Precision::fp64 ? "fp64" : "fp32";
+}
 
 Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
                                const Defines& defines) {
@@ -101,13 +103,15 @@ Program::Program(unsigned id, Precision p, std::string name)
   GLint size[3] = {0, 0, 0};
   glGetProgramiv(id_, GL_COMPUTE_WORK_GROUP_SIZE, size);
   SCFD_CHECK(size[0] > 0 && size[1] == 1 && size[2] == 1,
-             "kernels/{}: work group must be (LOCAL_SIZE, 1, 1), got ({}, {}, {})", name_,
-             size[0], size[1], size[2]);
+             "kernels/{}: work group must be (LOCAL_SIZE, 1, 1), got ({}, {}, {})", name_, size[0],
+             size[1], size[2]);
   local_size_ = static_cast<unsigned>(size[0]);
 }
 
 Program::Program(Program&& o) noexcept
-    : id_(std::exchange(o.id_, 0)), precision_(o.precision_), name_(std::move(o.name_)),
+    : id_(std::exchange(o.id_, 0)),
+      precision_(o.precision_),
+      name_(std::move(o.name_)),
       local_size_(o.local_size_) {}
 
 Program& Program::operator=(Program&& o) noexcept {
@@ -125,12 +129,22 @@ Program::~Program() {
   if (id_) glDeleteProgram(id_);
 }
 
-int Program::location(const char* uniform) const { return glGetUniformLocation(id_, uniform); }
+int Program::location(const char* uniform) const {
+  return glGetUniformLocation(id_, uniform);
+}
 
-void Program::set(const char* u, std::int32_t v) { glProgramUniform1i(id_, location(u), v); }
-void Program::set(const char* u, std::uint32_t v) { glProgramUniform1ui(id_, location(u), v); }
-void Program::set(const char* u, float v) { glProgramUniform1f(id_, location(u), v); }
-void Program::set(const char* u, double v) { glProgramUniform1d(id_, location(u), v); }
+void Program::set(const char* u, std::int32_t v) {
+  glProgramUniform1i(id_, location(u), v);
+}
+void Program::set(const char* u, std::uint32_t v) {
+  glProgramUniform1ui(id_, location(u), v);
+}
+void Program::set(const char* u, float v) {
+  glProgramUniform1f(id_, location(u), v);
+}
+void Program::set(const char* u, double v) {
+  glProgramUniform1d(id_, location(u), v);
+}
 void Program::set_real(const char* u, double v) {
   if (precision_ == Precision::fp64)
     set(u, v);
@@ -143,8 +157,8 @@ Program::Grid Program::grid_for(std::size_t n_items, unsigned local_size, unsign
   const std::size_t groups = (n_items + local_size - 1) / local_size;
   if (groups <= max_x) return {static_cast<unsigned>(groups), groups > 0 ? 1u : 0u};
   const std::size_t y = (groups + max_x - 1) / max_x;
-  SCFD_CHECK(y <= max_x, "{} items need {}x{} work groups, more than the device allows",
-             n_items, max_x, y);
+  SCFD_CHECK(y <= max_x, "{} items need {}x{} work groups, more than the device allows", n_items,
+             max_x, y);
   // Balance x so that the last row wastes less than one row.
   const std::size_t x = (groups + y - 1) / y;
   return {static_cast<unsigned>(x), static_cast<unsigned>(y)};

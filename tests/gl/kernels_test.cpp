@@ -83,8 +83,8 @@ TEST(Kernels, UnknownIncludeNamesItsLine) {
 }
 
 TEST(Kernels, RewriteLogMapsMesaAndNvidiaFormats) {
-  const std::vector<LineOrigin> lines = {{"<prelude>", 1}, {"kernels/a.glsl", 1},
-                                         {"kernels/common.glsl", 7}};
+  const std::vector<LineOrigin> lines = {
+      {"<prelude>", 1}, {"kernels/a.glsl", 1}, {"kernels/common.glsl", 7}};
   EXPECT_EQ(rewrite_log("0:3(5): error: bad\n", lines, "a.glsl"),
             "kernels/common.glsl:7: error: bad");
   EXPECT_EQ(rewrite_log("0(2) : error C0000: bad", lines, "a.glsl"),
