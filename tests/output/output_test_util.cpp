@@ -86,8 +86,11 @@ topology::Mesh cube_mesh(int n) {
   return topology::build_mesh(mesh_io::generate_cube(n, n, n, 0.2, 7));
 }
 
-vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& path) {
-  vtkNew<vtkXMLUnstructuredGridReader> reader;
+namespace {
+// Reads PATH with an XML reader of type Reader; a read error fails the test and returns null.
+template <typename Reader>
+vtkSmartPointer<vtkUnstructuredGrid> read_with(const fs::path& path) {
+  vtkNew<Reader> reader;
   reader->SetFileName(path.c_str());
   reader->Update();
   if (reader->GetErrorCode() != vtkErrorCode::NoError || reader->GetOutput() == nullptr) {
@@ -97,17 +100,14 @@ vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& path) {
   vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
   return grid;
 }
+}  // namespace
+
+vtkSmartPointer<vtkUnstructuredGrid> read_vtu(const fs::path& path) {
+  return read_with<vtkXMLUnstructuredGridReader>(path);
+}
 
 vtkSmartPointer<vtkUnstructuredGrid> read_pvtu(const fs::path& path) {
-  vtkNew<vtkXMLPUnstructuredGridReader> reader;
-  reader->SetFileName(path.c_str());
-  reader->Update();
-  if (reader->GetErrorCode() != vtkErrorCode::NoError || reader->GetOutput() == nullptr) {
-    ADD_FAILURE() << "VTK could not read " << path;
-    return nullptr;
-  }
-  vtkSmartPointer<vtkUnstructuredGrid> grid = reader->GetOutput();
-  return grid;
+  return read_with<vtkXMLPUnstructuredGridReader>(path);
 }
 
 std::string read_text(const fs::path& path) {
