@@ -29,6 +29,12 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string name() const = 0;
+  // "fp64" or "fp32": what a Field stores (host values are always `real`; an fp32 backend rounds
+  // on upload).
+  virtual std::string precision() const { return "fp64"; }
+  // Blocks until every queued operation has finished (GPU backends queue work; benchmarks time
+  // with it). A download or a reduction waits implicitly.
+  virtual void finish() const {}
 
   virtual std::unique_ptr<Field> make_field(index n) const = 0;
   virtual void upload(std::span<const real> host, Field& f) const = 0;
@@ -56,6 +62,19 @@ class Backend {
   virtual std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q,
                                            const Field& dinv, Field& x, Field& r, Field& z,
                                            index n) const = 0;
+
+  // Discrete-calculus operators of DESIGN.md §2, defined exactly in backend/cpu/operators.hpp.
+  // Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z = 0 in 2D).
+  // G: cell -> face; q_boundary holds one value per owned boundary face (face n_interior_faces+k).
+  virtual void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                        Field& g_face) const = 0;
+  virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const = 0;
+  virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face) const = 0;
+  virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const = 0;
+  virtual void interpolate(const topology::Mesh& m, const Field& u_face,
+                           Field& u_cell) const = 0;  // u_cell: 3 per cell
+  virtual void integrate(const topology::Mesh& m, const Field& v_cell,
+                         Field& u_face) const = 0;  // v_cell: 3 per cell
 
   // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
   // until a halo exchange fills them.

@@ -123,6 +123,41 @@ std::pair<real, real> CpuBackend::pcg_update(real alpha, const Field& pf, const 
   return {rz, rr};
 }
 
+namespace {
+// A cell vector field (3 reals per cell, interleaved) seen as Vec3s.
+static_assert(sizeof(Vec3) == 3 * sizeof(real) && alignof(Vec3) == alignof(real));
+std::span<Vec3> as_vec3(Field& f) {
+  auto x = host(f);
+  SCFD_CHECK(x.size() % 3 == 0, "vector field of {} values is not 3 per entity", x.size());
+  return {reinterpret_cast<Vec3*>(x.data()), x.size() / 3};
+}
+std::span<const Vec3> as_vec3(const Field& f) {
+  auto x = host(f);
+  SCFD_CHECK(x.size() % 3 == 0, "vector field of {} values is not 3 per entity", x.size());
+  return {reinterpret_cast<const Vec3*>(x.data()), x.size() / 3};
+}
+}  // namespace
+
+void CpuBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                          Field& g_face) const {
+  cpu::gradient(m, host(q_cell), host(q_boundary), host(g_face));
+}
+void CpuBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
+  cpu::divergence(m, host(u_face), host(d_cell));
+}
+void CpuBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
+  cpu::curl(m, host(s), host(u_face));
+}
+void CpuBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
+  cpu::rotation(m, host(u_face), host(r));
+}
+void CpuBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
+  cpu::interpolate(m, host(u_face), as_vec3(u_cell));
+}
+void CpuBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
+  cpu::integrate(m, as_vec3(v_cell), host(u_face));
+}
+
 void CpuBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                              const Field& fixed, const Field& x, Field& y) const {
   cpu::node_system(m, host(d), b, host(w), host(fixed), host(x), host(y));

@@ -41,6 +41,13 @@ class CpuBackend final : public Backend {
   void reciprocal(const Field& x, Field& y) const override;
   std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
                                    Field& x, Field& r, Field& z, index n) const override;
+  void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                Field& g_face) const override;
+  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
+  void curl(const topology::Mesh& m, const Field& s, Field& u_face) const override;
+  void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
+  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;
+  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
   void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
