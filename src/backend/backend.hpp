@@ -92,8 +92,15 @@ class Backend {
                               Field& y) const = 0;
 };
 
-// Makes the backend a case asks for ("cpu"; GPU backends as they land). InputError for a name
-// this build does not have.
-std::unique_ptr<Backend> make_backend(const std::string& name);
+// What a run asks of its backend besides the name.
+struct BackendOptions {
+  std::string precision = "fp64";  // "fp64" | "fp32" (GPU backends only)
+  int device = -1;                 // EGL device index; -1: node-local rank mod device count
+  bool debug = false;              // GL debug output and a check after every dispatch
+};
+
+// Makes the backend a case asks for ("cpu" or "gl-compute"). InputError for a name this build does
+// not have, or options the backend cannot honour (fp32 on cpu, no fp64 on the device, ...).
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& options = {});
 
 }  // namespace scfd::backend

@@ -7,8 +7,13 @@
 
 namespace scfd::backend {
 
-std::unique_ptr<Backend> make_backend(const std::string& name) {
-  if (name == "cpu") return std::make_unique<cpu::CpuBackend>();
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& options) {
+  if (name == "cpu") {
+    if (options.precision != "fp64")
+      throw input_error("the cpu backend computes in fp64 only (fp32 is a GPU option)");
+    return std::make_unique<cpu::CpuBackend>();
+  }
+  // gl-compute: registered here by src/backend/gl (issue 4, in progress).
   throw input_error("backend '{}' is not available in this build (available: cpu)", name);
 }
 

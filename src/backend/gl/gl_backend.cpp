@@ -1,0 +1,2 @@
+// Implementation: see gl_backend.hpp.
+#include "backend/gl/gl_backend.hpp"

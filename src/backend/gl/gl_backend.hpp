@@ -1,0 +1,86 @@
+// The gl-compute backend (DESIGN.md §3): Fields are SSBOs on one EGL device, every operation is a
+// compute kernel of kernels/ (vector updates fused where PCG needs it, reductions by workgroup
+// partial sums combined in a fixed order, operators through Operators). Only the CG scalars and
+// halo buffers cross to the host. fp64 or fp32 per run: host values are `real` (double) and are
+// rounded on upload in fp32.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "backend/gl/device_mesh.hpp"
+#include "backend/gl/operators.hpp"
+#include "gl/buffer.hpp"
+#include "gl/context.hpp"
+#include "gl/program.hpp"
+
+namespace scfd::backend::glc {
+
+class GlField final : public Field {
+ public:
+  GlField(index n, scfd::gl::Precision p);
+  index size() const override { return n_; }
+  Buffer& buffer() { return buffer_; }
+  const Buffer& buffer() const { return buffer_; }
+
+ private:
+  index n_;
+  Buffer buffer_;
+};
+
+// The buffer behind a Field made by a GlBackend (SCFD_CHECK that it is one).
+Buffer& buffer(Field& f);
+const Buffer& buffer(const Field& f);
+
+class GlBackend final : public Backend {
+ public:
+  // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp). fp64 on a
+  // device without double precision is an InputError that says fp32 is available.
+  GlBackend(scfd::gl::Precision p, int device, bool debug);
+  ~GlBackend() override;
+
+  const scfd::gl::DeviceInfo& device() const;
+  scfd::gl::Precision gl_precision() const { return precision_; }
+
+  std::string name() const override { return "gl-compute"; }
+  std::string precision() const override;
+  void finish() const override;
+
+  std::unique_ptr<Field> make_field(index n) const override;
+  void upload(std::span<const real> host, Field& f) const override;
+  void download(const Field& f, std::span<real> host) const override;
+  void download_indices(const Field& x, std::span<const index> indices,
+                        std::span<real> out) const override;
+  void upload_range(std::span<const real> values, Field& x, index offset) const override;
+  void fill(Field& y, real value) const override;
+  void copy(const Field& x, Field& y) const override;
+  real dot(const Field& x, const Field& y, index n) const override;
+  void axpy(real a, const Field& x, Field& y) const override;
+  void xpay(const Field& x, real a, Field& y) const override;
+  void multiply(const Field& a, const Field& b, Field& y) const override;
+  void reciprocal(const Field& x, Field& y) const override;
+  std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
+                                   Field& x, Field& r, Field& z, index n) const override;
+  void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                Field& g_face) const override;
+  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
+  void curl(const topology::Mesh& m, const Field& s, Field& u_face) const override;
+  void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
+  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;
+  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
+  void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                   const Field& fixed, const Field& x, Field& y) const override;
+  void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                            const Field& fixed, Field& diag) const override;
+  void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                      Field& y) const override;
+
+ private:
+  struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
+  const DeviceMesh& device_mesh(const topology::Mesh& m) const;
+  scfd::gl::Precision precision_;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace scfd::backend::glc

@@ -1,0 +1,2 @@
+// Implementation: see operators.hpp.
+#include "backend/gl/operators.hpp"
