@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string_view>
 
+#include "app/backend_choice.hpp"
 #include "app/commands.hpp"
 #include "app/run_summary.hpp"
 #include "backend/backend.hpp"
@@ -52,15 +53,20 @@ struct OutputSettings {
   std::vector<std::string> fields;
 };
 
-std::string choose_backend(const config::Case& c) {
-  static constexpr std::array<std::string_view, 2> backends = {"auto", "cpu"};
+BackendRequest read_backend_request(const config::Case& c) {
+  static constexpr std::array<std::string_view, 3> backends = {"auto", "cpu", "gl-compute"};
   static constexpr std::array<std::string_view, 2> precisions = {"fp64", "fp32"};
-  std::string name = c.choice("solver.backend", backends, "auto");
-  const std::string precision = c.choice("solver.precision", precisions, "fp64");
-  if (name == "auto") name = "cpu";  // no GPU backend in this build yet
-  if (name == "cpu" && precision != "fp64")
+  BackendRequest r;
+  r.name = c.choice("solver.backend", backends, "auto");
+  r.options.precision = c.choice("solver.precision", precisions, "fp64");
+  if (r.name == "cpu" && r.options.precision != "fp64")
     c.fail("solver.precision", "the cpu backend computes in fp64 only (fp32 is a GPU option)");
-  return name;
+  const long long device = c.get<long long>("solver.device", -1);
+  if (device < -1 || device > 1023)
+    c.fail("solver.device", "must be an EGL device index >= 0, or -1 for automatic");
+  r.options.device = static_cast<int>(device);
+  r.options.debug = c.get<bool>("solver.gl_debug", false);
+  return r;
 }
 
 OutputSettings read_output(const config::Case& c, const physics::Model& model) {
@@ -161,8 +167,8 @@ int run_case(const RunOptions& opt) {
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
   MeshInfo mesh_info;
   const topology::Mesh mesh = load_mesh(c, mesh_info, summary.timers);
-  const std::string backend_name = choose_backend(c);
-  const std::unique_ptr<backend::Backend> be = backend::make_backend(backend_name);
+  const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
+  const std::unique_ptr<backend::Backend>& be = chosen.backend;
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
   std::unique_ptr<physics::Model> model;
   {
@@ -177,9 +183,9 @@ int run_case(const RunOptions& opt) {
   log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches), {} rank{}", mesh_info.file,
             mesh_info.dim, mesh_info.nodes, mesh_info.cells, mesh.patches.size(), nranks,
             nranks == 1 ? "" : "s");
-  log::info("model: {}, backend: {} (fp64{}), {} step{}", model->name(), be->name(),
-            backend_name == "cpu" ? ", the reference backend" : "", model->total_steps(),
+  log::info("model: {}, {} step{}", model->name(), model->total_steps(),
             model->total_steps() == 1 ? "" : "s");
+  log::info("backend: {}", chosen.description);
   output::SeriesWriter writer(mesh, out.directory, model->name(), log::rank(), nranks);
   if (log::rank() == 0)
     output::write_text_atomic(out.directory / "case.effective.toml", c.effective_toml());
@@ -208,9 +214,10 @@ int run_case(const RunOptions& opt) {
     const int left = model->total_steps() - model->step();
     const std::string eta =
         left > 0 ? "ETA " + human_seconds(left * stepping.seconds() / model->step()) : "done";
-    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}/step  {}", r.step,
+    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
               fmt::formatted_size("{}", model->total_steps()), model->total_steps(), r.time,
-              r.iterations, r.residual, human_seconds(dt_wall), eta);
+              r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
+              human_seconds(dt_wall), eta);
     const bool last = model->step() == model->total_steps();
     const bool interrupted = any_rank_interrupted();
     if (last || interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
@@ -231,7 +238,8 @@ int run_case(const RunOptions& opt) {
   summary.timers.add("halo_wait", comm.wait_seconds);
   summary.timers.add("total", total.seconds());
   summary.gather(MPI_COMM_WORLD);
-  const std::string json_text = summary.to_json(opt.case_file, mesh_info, *model, be->name());
+  const std::string json_text = summary.to_json(opt.case_file, mesh_info, *model,
+                                                {be->name(), be->precision(), chosen.description});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
   if (log::rank() == 0) output::write_text_atomic(json, json_text);
   log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),

@@ -31,7 +31,7 @@ void RunSummary::gather(MPI_Comm comm) {
 }
 
 std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& mesh,
-                                const physics::Model& model, const std::string& backend) const {
+                                const physics::Model& model, const BackendInfo& backend) const {
   std::string figures, phases;
   for (const auto& [name, value] : model.figures())
     figures += fmt::format("{}\n    {}: {}", figures.empty() ? "" : ",", json::string(name),
@@ -48,15 +48,16 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
   }
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
-      "  \"backend\": {},\n  \"ranks\": {},\n"
+      "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n  \"ranks\": {},\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
       "  \"steps\": {},\n  \"time\": {},\n"
       "  \"solver\": {{\"iterations_total\": {}, \"iterations_mean\": {}, "
       "\"iterations_max\": {}, \"last_relative_residual\": {}}},\n"
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
-      json::string(model.name()), json::string(backend), ranks, json::string(mesh.file), mesh.dim,
-      mesh.nodes, mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
+      json::string(model.name()), json::string(backend.name), json::string(backend.precision),
+      json::string(backend.description), ranks, json::string(mesh.file), mesh.dim, mesh.nodes,
+      mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), figures, phases);
 }

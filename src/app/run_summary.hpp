@@ -20,6 +20,12 @@ struct MeshInfo {
   long long nodes = 0, cells = 0, faces = 0;
 };
 
+// The backend line of the summary: name ("cpu", "gl-compute"), precision, and the log's
+// description (device and why it was chosen).
+struct BackendInfo {
+  std::string name, precision, description;
+};
+
 struct RunSummary {
   PhaseTimers timers;
   std::string status = "completed";  // completed | failed | interrupted
@@ -38,7 +44,7 @@ struct RunSummary {
   // phases in the same order). Call on every rank before to_json on rank 0.
   void gather(MPI_Comm comm);
   std::string to_json(const std::string& case_file, const MeshInfo& mesh,
-                      const physics::Model& model, const std::string& backend) const;
+                      const physics::Model& model, const BackendInfo& backend) const;
 };
 
 }  // namespace scfd::app

@@ -265,4 +265,8 @@ void check_errors(const char* where) {
              g_last_debug_error.empty() ? "" : " (" + g_last_debug_error + ")");
 }
 
+void finish() {
+  glFinish();
+}
+
 }  // namespace scfd::gl

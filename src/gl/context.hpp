@@ -67,4 +67,8 @@ bool debug_enabled();
 // codes and the last KHR_debug error message.
 void check_errors(const char* where);
 
+// Blocks until every command issued on the current context has completed (glFinish); benchmarks
+// time GPU work with it.
+void finish();
+
 }  // namespace scfd::gl

@@ -1,2 +1,395 @@
-// gl-compute backend vector operations, reductions and PCG against the cpu backend (to be written:
-// issue 4).
+// The gl-compute backend against its specification, the cpu backend (STYLE.md §3), in fp64 and
+// fp32: every vector operation on random data of sizes 0, 1, around the workgroup sizes (64 for
+// element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot and
+// pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
+// relative to sum |x_i y_i|; download_indices (with its cached index lists) and upload_range;
+// Jacobi-PCG on a heat-like node system (Dirichlet nodes eliminated) reproduces the cpu backend's
+// iteration count +-1 and solution; make_backend's errors are one line.
+//
+// fp32: both backends get the same float-representable inputs, so the cpu result is the exact
+// answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
+// multiply-add) and must match bit for bit; a GLSL double division need not be correctly
+// rounded, so reciprocal may differ by an ulp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.hpp"
+#include "backend/gl/gl_backend.hpp"
+#include "backend/test_meshes.hpp"
+#include "core/error.hpp"
+#include "solvers/pcg.hpp"
+
+namespace scfd::gl {
+// Test names and messages show "fp64"/"fp32" instead of the enum's bytes.
+void PrintTo(Precision p, std::ostream* os) {
+  *os << to_string(p);
+}
+}  // namespace scfd::gl
+
+namespace scfd::backend::glc {
+namespace {
+
+using scfd::gl::Precision;
+
+// Element-wise results: bitwise in fp64; a few float ulps of the terms' magnitude in fp32.
+real elementwise_tolerance(Precision p) {
+  return p == Precision::fp64 ? 0 : 1e-6;
+}
+// Reductions (relative to sum |x_i y_i|) and their summation order.
+real reduction_tolerance(Precision p) {
+  return p == Precision::fp64 ? 1e-12 : 1e-5;
+}
+
+// Random values in [lo, hi), rounded to float when the backend under test is fp32.
+std::vector<real> random_values(std::size_t n, std::uint64_t seed, Precision p, real lo = -1,
+                                real hi = 1) {
+  std::vector<real> v = test::random_field(n, seed, lo, hi);
+  if (p == Precision::fp32)
+    for (real& x : v) x = static_cast<float>(x);
+  return v;
+}
+
+class GlBackendTest : public ::testing::TestWithParam<Precision> {
+ protected:
+  void SetUp() override { gpu = std::make_unique<GlBackend>(GetParam(), -1, /*debug=*/true); }
+
+  Precision precision() const { return GetParam(); }
+
+  // A field of each backend holding the same values.
+  struct Pair {
+    std::unique_ptr<Field> cpu, gpu;
+  };
+  Pair make_pair(const std::vector<real>& v) const {
+    Pair f{cpu.make_field(static_cast<index>(v.size())),
+           gpu->make_field(static_cast<index>(v.size()))};
+    cpu.upload(v, *f.cpu);
+    gpu->upload(v, *f.gpu);
+    return f;
+  }
+  std::vector<real> values(const Backend& be, const Field& f) const {
+    std::vector<real> v(static_cast<std::size_t>(f.size()));
+    be.download(f, v);
+    return v;
+  }
+  // Expects gpu == cpu entry by entry within tol * scale[i] (scale: the magnitude of the terms).
+  void expect_close(const Pair& f, const std::vector<real>& scale, const std::string& what) const {
+    const std::vector<real> want = values(cpu, *f.cpu), got = values(*gpu, *f.gpu);
+    ASSERT_EQ(want.size(), got.size()) << what;
+    const real tol = elementwise_tolerance(precision());
+    int bad = 0;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      if (!(std::abs(got[i] - want[i]) <= tol * scale[i]) && bad++ < 3)
+        ADD_FAILURE() << what << " n=" << want.size() << " i=" << i << ": " << got[i] << " vs "
+                      << want[i];
+  }
+
+  cpu::CpuBackend cpu;
+  std::unique_ptr<GlBackend> gpu;
+};
+
+// Sizes around the element-wise (64) and reduction (1024 per workgroup) blocks.
+const std::vector<std::size_t> kSizes = {0, 1, 63, 64, 65, 1023, 1025, 5000, 100003};
+
+TEST_P(GlBackendTest, NameAndPrecision) {
+  EXPECT_EQ(gpu->name(), "gl-compute");
+  EXPECT_EQ(gpu->precision(), precision() == Precision::fp64 ? "fp64" : "fp32");
+  EXPECT_EQ(gpu->gl_precision(), precision());
+  EXPECT_FALSE(gpu->device().renderer.empty());
+}
+
+TEST_P(GlBackendTest, UploadDownloadRoundTrips) {
+  for (std::size_t n : kSizes) {
+    const std::vector<real> v = random_values(n, 1 + n, precision());
+    const auto f = gpu->make_field(static_cast<index>(n));
+    EXPECT_EQ(f->size(), static_cast<index>(n));
+    gpu->upload(v, *f);
+    EXPECT_EQ(values(*gpu, *f), v) << "n=" << n;  // float-representable: exact in fp32 too
+  }
+}
+
+TEST_P(GlBackendTest, FillAndCopyMatchCpu) {
+  for (std::size_t n : kSizes) {
+    const std::vector<real> x = random_values(n, 2 + n, precision());
+    const real value = precision() == Precision::fp32 ? real(0.25f) : 0.1;
+    Pair y = make_pair(std::vector<real>(n, 7.0)), xs = make_pair(x);
+    cpu.fill(*y.cpu, value);
+    gpu->fill(*y.gpu, value);
+    expect_close(y, std::vector<real>(n, 1.0), "fill");
+    cpu.copy(*xs.cpu, *y.cpu);
+    gpu->copy(*xs.gpu, *y.gpu);
+    expect_close(y, std::vector<real>(n, 1.0), "copy");
+  }
+}
+
+TEST_P(GlBackendTest, AxpyXpayMultiplyReciprocalMatchCpu) {
+  const real a = precision() == Precision::fp32 ? real(0.7310585f) : 0.7310585786300049;
+  for (std::size_t n : kSizes) {
+    const std::vector<real> x = random_values(n, 3 + n, precision());
+    const std::vector<real> y = random_values(n, 4 + n, precision());
+    const std::vector<real> d = random_values(n, 5 + n, precision(), 0.5, 2.0);
+    std::vector<real> scale(n);
+    for (std::size_t i = 0; i < n; ++i) scale[i] = std::abs(y[i]) + std::abs(a * x[i]);
+    Pair xs = make_pair(x), ys = make_pair(y);
+    cpu.axpy(a, *xs.cpu, *ys.cpu);
+    gpu->axpy(a, *xs.gpu, *ys.gpu);
+    expect_close(ys, scale, "axpy");
+
+    Pair xs2 = make_pair(y), ys2 = make_pair(x);  // y = x + a y with the roles swapped
+    cpu.xpay(*xs2.cpu, a, *ys2.cpu);
+    gpu->xpay(*xs2.gpu, a, *ys2.gpu);
+    expect_close(ys2, scale, "xpay");
+
+    Pair ds = make_pair(d), out = make_pair(std::vector<real>(n, 0.0));
+    std::vector<real> product_scale(n), reciprocal_scale(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      product_scale[i] = std::abs(d[i] * x[i]);
+      // 2 ulps of 1/d in fp64; a few float ulps in fp32 (elementwise_tolerance).
+      reciprocal_scale[i] = precision() == Precision::fp64 ? 4.5e-16 / d[i] : 1 / d[i];
+    }
+    cpu.multiply(*ds.cpu, *xs.cpu, *out.cpu);
+    gpu->multiply(*ds.gpu, *xs.gpu, *out.gpu);
+    expect_close(out, product_scale, "multiply");
+
+    cpu.reciprocal(*ds.cpu, *out.cpu);
+    gpu->reciprocal(*ds.gpu, *out.gpu);
+    if (precision() == Precision::fp64) {
+      const std::vector<real> want = values(cpu, *out.cpu), got = values(*gpu, *out.gpu);
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_LE(std::abs(got[i] - want[i]), reciprocal_scale[i]) << "reciprocal i=" << i;
+    } else {
+      expect_close(out, reciprocal_scale, "reciprocal");
+    }
+  }
+}
+
+// Above 65535 x 64 entries the element-wise kernels run on a 2D grid (DESIGN.md §5).
+TEST_P(GlBackendTest, TwoDimensionalGridCoversEveryEntry) {
+  const std::size_t n = 65535 * 64 + 1000;
+  const std::vector<real> x = random_values(n, 6, precision());
+  Pair xs = make_pair(x), ys = make_pair(std::vector<real>(n, 1.0));
+  cpu.axpy(2, *xs.cpu, *ys.cpu);
+  gpu->axpy(2, *xs.gpu, *ys.gpu);
+  std::vector<real> scale(n);
+  for (std::size_t i = 0; i < n; ++i) scale[i] = 1 + std::abs(2 * x[i]);
+  expect_close(ys, scale, "axpy on a 2D grid");
+}
+
+real sum_abs_products(const std::vector<real>& x, const std::vector<real>& y, std::size_t n) {
+  real s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += std::abs(x[i] * y[i]);
+  return s;
+}
+
+TEST_P(GlBackendTest, DotMatchesCpuAndIsDeterministic) {
+  for (std::size_t size : kSizes) {
+    const auto n = static_cast<index>(size - size / 7);  // owned entries: ghosts never count
+    const std::vector<real> x = random_values(size, 7 + size, precision());
+    const std::vector<real> y = random_values(size, 8 + size, precision());
+    Pair xs = make_pair(x), ys = make_pair(y);
+    const real want = cpu.dot(*xs.cpu, *ys.cpu, n);
+    const real got = gpu->dot(*xs.gpu, *ys.gpu, n);
+    EXPECT_LE(std::abs(got - want), reduction_tolerance(precision()) *
+                                        sum_abs_products(x, y, static_cast<std::size_t>(n)))
+        << "size " << size << " n " << n << ": " << got << " vs " << want;
+    for (int repeat = 0; repeat < 3; ++repeat)
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu->dot(*xs.gpu, *ys.gpu, n)),
+                std::bit_cast<std::uint64_t>(got))
+          << "size " << size << ": dot changed on repeat " << repeat;
+  }
+}
+
+TEST_P(GlBackendTest, PcgUpdateMatchesCpuAndIsDeterministic) {
+  const real alpha = precision() == Precision::fp32 ? real(0.375f) : 0.3754321;
+  for (std::size_t size : kSizes) {
+    const auto n = static_cast<index>(size - size / 7);
+    const std::vector<real> p = random_values(size, 10 + size, precision());
+    const std::vector<real> q = random_values(size, 11 + size, precision());
+    const std::vector<real> dinv = random_values(size, 12 + size, precision(), 0.5, 2.0);
+    const std::vector<real> x0 = random_values(size, 13 + size, precision());
+    const std::vector<real> r0 = random_values(size, 14 + size, precision());
+    const std::vector<real> z0 = random_values(size, 15 + size, precision());
+    Pair ps = make_pair(p), qs = make_pair(q), ds = make_pair(dinv);
+    std::pair<real, real> first{};
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      Pair xs = make_pair(x0), rs = make_pair(r0), zs = make_pair(z0);
+      const auto want =
+          cpu.pcg_update(alpha, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
+      const auto got =
+          gpu->pcg_update(alpha, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
+      if (repeat > 0) {
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.first),
+                  std::bit_cast<std::uint64_t>(first.first));
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.second),
+                  std::bit_cast<std::uint64_t>(first.second));
+        continue;
+      }
+      first = got;
+      // Scales of the updated entries; entries >= n must be untouched (exact).
+      std::vector<real> sx(size, 0.0), sr(size, 0.0), sz(size, 0.0);
+      const std::vector<real> r1 = values(cpu, *rs.cpu), z1 = values(cpu, *zs.cpu);
+      for (index i = 0; i < n; ++i) {
+        sx[i] = std::abs(x0[i]) + std::abs(alpha * p[i]);
+        sr[i] = std::abs(r0[i]) + std::abs(alpha * q[i]);
+        sz[i] = std::abs(dinv[i]) * sr[i];
+      }
+      expect_close(xs, sx, "pcg_update x");
+      expect_close(rs, sr, "pcg_update r");
+      expect_close(zs, sz, "pcg_update z");
+      const auto un = static_cast<std::size_t>(n);
+      const real tol = reduction_tolerance(precision());
+      // fp32: r and z are rounded on the GPU, so r·z carries their rounding (relative 1e-7 each).
+      EXPECT_LE(std::abs(got.first - want.first), tol * sum_abs_products(r1, z1, un))
+          << "r·z size " << size;
+      EXPECT_LE(std::abs(got.second - want.second), tol * sum_abs_products(r1, r1, un))
+          << "r·r size " << size;
+    }
+  }
+}
+
+TEST_P(GlBackendTest, DownloadIndicesGathersAndRefreshesItsCache) {
+  const std::size_t size = 3000;
+  const std::vector<real> v = random_values(size, 20, precision());
+  Pair f = make_pair(v);
+  std::vector<index> indices;
+  for (index k = 0; k < 1500; ++k) indices.push_back((k * 7919) % 3000);  // scattered, repeats
+  indices.push_back(0);
+  indices.push_back(2999);
+  std::vector<real> got(indices.size()), want(indices.size());
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass == 2) indices[5] = 1234;  // edited in place: the cached copy must be refreshed
+    gpu->download_indices(*f.gpu, indices, got);
+    cpu.download_indices(*f.cpu, indices, want);
+    ASSERT_EQ(got, want) << "pass " << pass;
+  }
+  // The same contents at another address, and an empty list.
+  const std::vector<index> copy = indices;
+  gpu->download_indices(*f.gpu, copy, got);
+  EXPECT_EQ(got, want);
+  std::vector<real> none;
+  gpu->download_indices(*f.gpu, std::vector<index>{}, none);
+}
+
+TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
+  const std::vector<real> v = random_values(1000, 21, precision());
+  const std::vector<real> ghost = random_values(137, 22, precision());
+  Pair f = make_pair(v);
+  cpu.upload_range(ghost, *f.cpu, 800);
+  gpu->upload_range(ghost, *f.gpu, 800);
+  EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
+  gpu->upload_range({}, *f.gpu, 1000);  // an empty range at the end
+  EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
+}
+
+// Backward-Euler heat step on the nodes of a mesh: (V/dt + K) T = rhs with Dirichlet nodes on
+// the boundary, through Backend::node_system, as physics/heat drives it.
+class NodeSystem final : public solvers::LinearOperator {
+ public:
+  NodeSystem(const Backend& be, const topology::Mesh& m) : be_(be), m_(m) {
+    const auto n = static_cast<std::size_t>(m.n_nodes);
+    std::vector<real> d(n), fixed(n);
+    const std::vector<bool> interior = test::interior_nodes(m);
+    for (std::size_t i = 0; i < n; ++i) {
+      d[i] = m.node_dual_volume[i] / 0.05;  // rho c V / dt
+      fixed[i] = interior[i] ? 0 : 1;
+    }
+    d_ = upload(d);
+    w_ = upload(m.edge_stiffness);
+    fixed_ = upload(fixed);
+  }
+  index size() const override { return m_.n_nodes; }
+  index owned() const override { return m_.n_owned_nodes; }
+  void apply(Field& x, Field& y) const override { be_.node_system(m_, *d_, 1, *w_, *fixed_, x, y); }
+  void diagonal(Field& d) const override { be_.node_system_diagonal(m_, *d_, 1, *w_, *fixed_, d); }
+
+ private:
+  std::unique_ptr<Field> upload(const std::vector<real>& v) const {
+    auto f = be_.make_field(static_cast<index>(v.size()));
+    be_.upload(v, *f);
+    return f;
+  }
+  const Backend& be_;
+  const topology::Mesh& m_;
+  std::unique_ptr<Field> d_, w_, fixed_;
+};
+
+struct Solve {
+  solvers::PcgResult result;
+  std::vector<real> x;
+};
+
+Solve solve_heat(const Backend& be, const topology::Mesh& m, real tolerance) {
+  NodeSystem a(be, m);
+  const auto n = static_cast<std::size_t>(m.n_nodes);
+  std::vector<real> rhs = test::random_field(n, 30, 0, 1);
+  auto b = be.make_field(m.n_nodes), x = be.make_field(m.n_nodes);
+  be.upload(rhs, *b);
+  be.fill(*x, 0);
+  solvers::Pcg pcg(be, m.n_nodes);
+  Solve s;
+  s.result = pcg.solve(a, *b, *x, {.relative_tolerance = tolerance});
+  s.x.resize(n);
+  be.download(*x, s.x);
+  return s;
+}
+
+TEST_P(GlBackendTest, PcgOnNodeSystemReproducesCpu) {
+  const real tol = precision() == Precision::fp64 ? 1e-10 : 1e-5;
+  for (const char* name : {"square_irregular", "cube_irregular"}) {
+    const topology::Mesh* m = test::find_mesh(name);
+    ASSERT_NE(m, nullptr);
+    const Solve want = solve_heat(cpu, *m, tol);
+    const Solve got = solve_heat(*gpu, *m, tol);
+    ASSERT_TRUE(want.result.converged()) << want.result.message;
+    ASSERT_TRUE(got.result.converged()) << name << ": " << got.result.message;
+    EXPECT_NEAR(got.result.iterations, want.result.iterations, 1) << name;
+    const real scale = test::max_abs(want.x);
+    real err = 0;
+    for (std::size_t i = 0; i < want.x.size(); ++i)
+      err = std::max(err, std::abs(got.x[i] - want.x[i]));
+    EXPECT_LE(err, 10 * tol * scale) << name;
+    test::report(std::string("gl-compute PCG solution on ") + name, err / scale);
+    std::printf("[ iterations  ] %s: cpu %d, gl-compute %d\n", name, want.result.iterations,
+                got.result.iterations);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(gl, GlBackendTest, ::testing::Values(Precision::fp64, Precision::fp32),
+                         [](const auto& p) { return std::string(scfd::gl::to_string(p.param)); });
+
+std::string error_of(const std::string& name, const BackendOptions& options) {
+  try {
+    make_backend(name, options);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(MakeBackend, MakesGlCompute) {
+  const auto be = make_backend("gl-compute", {.precision = "fp32"});
+  EXPECT_EQ(be->name(), "gl-compute");
+  EXPECT_EQ(be->precision(), "fp32");
+}
+
+TEST(MakeBackend, ErrorsAreOneLine) {
+  for (const auto& [name, precision, expected] :
+       {std::tuple{"cpu", "fp32", "fp64 only"}, std::tuple{"cuda", "fp64", "cpu, gl-compute"},
+        std::tuple{"gl-compute", "fp16", "\"fp64\" or \"fp32\""}}) {
+    const std::string e = error_of(name, {.precision = precision});
+    EXPECT_NE(e.find(expected), std::string::npos) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+  }
+}
+
+}  // namespace
+}  // namespace scfd::backend::glc

@@ -1,2 +1,194 @@
-// Implementation: see device_mesh.hpp.
+// Builds the device copy of a mesh (layouts: device_mesh.hpp). Everything is computed on the host
+// in double and rounded once to the backend's precision, so the fp32 geometry is as accurate as
+// fp32 can hold (better than forming the differences in fp32 on the device).
 #include "backend/gl/device_mesh.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/error.hpp"
+
+namespace scfd::backend::glc {
+namespace {
+
+using scfd::gl::Buffer;
+using scfd::gl::Precision;
+using topology::Csr;
+using topology::Mesh;
+
+// An index with its sign folded in: i for +1, ~i for -1.
+std::int32_t signed_index(index i, int sign) {
+  return sign > 0 ? i : ~i;
+}
+
+Buffer int_buffer(const std::vector<std::int32_t>& v) {
+  return Buffer::from(std::span<const std::int32_t>(v));
+}
+
+// Reals rounded to the precision of the kernels that read them.
+Buffer real_buffer(const std::vector<double>& v, Precision p) {
+  if (p == Precision::fp64) return Buffer::from(std::span<const double>(v));
+  const std::vector<float> f(v.begin(), v.end());
+  return Buffer::from(std::span<const float>(f));
+}
+
+// The SELL-C shape of rows [0, n_rows) of a CSR list: where each entry goes.
+struct SellShape {
+  std::vector<std::uint32_t> slice, length;
+  std::size_t padded = 0;  // entries, padding included
+
+  // Position of entry k (0-based within the row) of row i.
+  std::size_t at(index i, index k) const {
+    return slice[static_cast<std::size_t>(i / kSellChunk)] +
+           static_cast<std::size_t>(i % kSellChunk) + static_cast<std::size_t>(k) * kSellChunk;
+  }
+};
+
+SellShape sell_shape(const Csr& rows, index n_rows) {
+  SellShape s;
+  const index n_slices = (n_rows + kSellChunk - 1) / kSellChunk;
+  s.slice.resize(static_cast<std::size_t>(n_slices));
+  s.length.assign(static_cast<std::size_t>((n_rows + 1) / 2), 0);
+  for (index sl = 0; sl < n_slices; ++sl) {
+    index widest = 0;
+    for (index i = sl * kSellChunk; i < std::min(n_rows, (sl + 1) * kSellChunk); ++i) {
+      const index len = rows.offset[i + 1] - rows.offset[i];
+      SCFD_CHECK(len <= 0xffff, "row {} has {} entries; SELL rows hold at most 65535", i, len);
+      widest = std::max(widest, len);
+      s.length[static_cast<std::size_t>(i / 2)] |= static_cast<std::uint32_t>(len)
+                                                   << (16 * (i % 2));
+    }
+    s.slice[static_cast<std::size_t>(sl)] = static_cast<std::uint32_t>(s.padded);
+    s.padded += static_cast<std::size_t>(widest) * kSellChunk;
+    SCFD_CHECK(s.padded <= 0xffffffffu, "SELL layout of {} rows exceeds 2^32 entries", n_rows);
+  }
+  return s;
+}
+
+// One int per padded entry: value(i, k) for entry k of row i (CSR position k), 0 in the padding.
+template <typename Value>
+Buffer sell_items(const SellShape& s, const Csr& rows, index n_rows, Value value) {
+  std::vector<std::int32_t> item(s.padded, 0);
+  for (index i = 0; i < n_rows; ++i)
+    for (index k = rows.offset[i]; k < rows.offset[i + 1]; ++k)
+      item[s.at(i, k - rows.offset[i])] = value(i, k);
+  return int_buffer(item);
+}
+
+SellRows sell_rows(const SellShape& s) {
+  SellRows r;
+  r.slice = Buffer::from(std::span<const std::uint32_t>(s.slice));
+  r.length = Buffer::from(std::span<const std::uint32_t>(s.length));
+  return r;
+}
+
+// cell_faces planes (signed) and the interpolation vectors s (x_f - x_c) / V_c.
+void build_cells(const Mesh& m, DeviceMesh::Buffers& b) {
+  const int w = m.cell_width(), dim = m.dim;
+  const auto n = static_cast<std::size_t>(m.n_owned_cells);
+  std::vector<std::int32_t> faces(n * w);
+  std::vector<double> interp(n * w * dim);
+  for (std::size_t c = 0; c < n; ++c) {
+    const Vec3 xc = m.cell_circumcentre[c];
+    const real inv_volume = 1 / m.cell_volume[c];
+    for (int k = 0; k < w; ++k) {
+      const std::size_t i = c * w + k;
+      const index f = m.cell_faces[i];
+      SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
+      faces[k * n + c] = signed_index(f, m.cell_face_sign[i]);
+      const Vec3 a = (m.cell_face_sign[i] * inv_volume) * (m.face_centre[f] - xc);
+      for (int j = 0; j < dim; ++j) interp[(k * dim + j) * n + c] = a[j];
+    }
+  }
+  b.cell_faces = int_buffer(faces);
+  b.cell_interp = real_buffer(interp, b.precision);
+}
+
+// face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes.
+void build_faces(const Mesh& m, DeviceMesh::Buffers& b) {
+  const int dim = m.dim, cw = m.curl_width();
+  const auto n = static_cast<std::size_t>(m.n_owned_faces);
+  std::vector<std::int32_t> cells(2 * n), curl(n * cw);
+  std::vector<double> integ(2 * dim * n, 0.0);
+  for (std::size_t f = 0; f < n; ++f) {
+    const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+    SCFD_CHECK(c1 >= 0, "owned face {} has no cell behind it", f);
+    cells[f] = c1;
+    cells[n + f] = c2;
+    const Vec3 xf = m.face_centre[f];
+    const Vec3 d1 = xf - m.cell_circumcentre[c1];
+    const Vec3 d2 = c2 != kNone ? xf - m.cell_circumcentre[c2] : Vec3{};
+    for (int j = 0; j < dim; ++j) {
+      integ[j * n + f] = d1[j];
+      integ[(dim + j) * n + f] = d2[j];
+    }
+    for (int k = 0; k < cw; ++k) {
+      const std::size_t i = f * cw + k;
+      SCFD_CHECK(m.face_curl[i] >= 0, "owned face {} misses a curl entity", f);
+      curl[k * n + f] = signed_index(m.face_curl[i], m.face_curl_sign[i]);
+    }
+  }
+  b.face_cells = int_buffer(cells);
+  b.face_integ = real_buffer(integ, b.precision);
+  b.face_curl = int_buffer(curl);
+}
+
+std::size_t sell_bytes(const SellRows& s) {
+  return s.slice.size() + s.length.size() + s.item.size() + s.item2.size();
+}
+
+}  // namespace
+
+DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
+    : mesh_(&m),
+      n_nodes_(m.n_nodes),
+      n_edges_(m.n_edges),
+      n_faces_(m.n_faces),
+      n_cells_(m.n_cells) {
+  SCFD_CHECK(m.dim == 2 || m.dim == 3, "mesh dimension {}", m.dim);
+  SCFD_CHECK(
+      m.curl_faces.n_rows() == m.n_curl() && m.curl_faces.sign.size() == m.curl_faces.item.size(),
+      "curl_faces has {} rows, {} expected", m.curl_faces.n_rows(), m.n_curl());
+  SCFD_CHECK(m.node_edges.n_rows() == m.n_nodes, "node_edges has {} rows, {} expected",
+             m.node_edges.n_rows(), m.n_nodes);
+  auto b = std::make_shared<Buffers>();
+  b->precision = p;
+  build_cells(m, *b);
+  build_faces(m, *b);
+  // R = C^T: per owned curl entity, its faces with the signs folded in.
+  const Csr& cf = m.curl_faces;
+  const SellShape curl_shape = sell_shape(cf, m.n_owned_curl());
+  b->curl_faces = sell_rows(curl_shape);
+  b->curl_faces.item = sell_items(curl_shape, cf, m.n_owned_curl(), [&](index i, index k) {
+    SCFD_CHECK(cf.item[k] >= 0 && cf.item[k] < m.n_faces, "curl entity {}: face {}", i, cf.item[k]);
+    return signed_index(cf.item[k], cf.sign[k]);
+  });
+  // Node operators: per owned node, its edges and the node at the other end of each.
+  const Csr& ne = m.node_edges;
+  const SellShape node_shape = sell_shape(ne, m.n_owned_nodes);
+  b->node_edges = sell_rows(node_shape);
+  b->node_edges.item = sell_items(node_shape, ne, m.n_owned_nodes, [&](index i, index k) {
+    SCFD_CHECK(ne.item[k] >= 0 && ne.item[k] < m.n_edges, "node {}: edge {}", i, ne.item[k]);
+    return ne.item[k];
+  });
+  b->node_edges.item2 = sell_items(node_shape, ne, m.n_owned_nodes, [&](index i, index k) {
+    const index e = ne.item[k];
+    return m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
+  });
+  buffers_ = std::move(b);
+}
+
+bool DeviceMesh::matches(const topology::Mesh& m) const {
+  return &m == mesh_ && m.n_nodes == n_nodes_ && m.n_edges == n_edges_ && m.n_faces == n_faces_ &&
+         m.n_cells == n_cells_;
+}
+
+std::size_t DeviceMesh::bytes() const {
+  const Buffers& b = *buffers_;
+  return b.cell_faces.size() + b.cell_interp.size() + b.face_cells.size() + b.face_integ.size() +
+         b.face_curl.size() + sell_bytes(b.curl_faces) + sell_bytes(b.node_edges);
+}
+
+}  // namespace scfd::backend::glc

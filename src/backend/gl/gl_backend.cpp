@@ -1,2 +1,425 @@
-// Implementation: see gl_backend.hpp.
+// The gl-compute backend (see gl_backend.hpp). Each Backend call is one compute kernel of kernels/
+// named after it (fill, copy, axpy, xpay, multiply, reciprocal, dot, pcg_update,
+// download_indices), the twin of the CpuBackend method of the same name; operators go through
+// Operators on a DeviceMesh cached per Mesh.
+//
+// Reductions (dot, pcg_update): the first pass gives each workgroup a fixed block of
+// kReduceLocal * kReduceItems consecutive entries, summed by a shared-memory tree into one
+// partial per workgroup; ONE workgroup of reduce_partials.glsl then adds the partials in a fixed
+// order and only the total (8 or 16 bytes) is read back. Nothing depends on timing or atomics, so
+// a reduction over the same data gives the same bits every run (STYLE.md §6).
+//
+// Accumulator precision: sums and products are accumulated in double whenever the device has
+// fp64 — also for fp32 fields. The product of two floats is exact in double, so an fp32 dot
+// product then carries only the rounding of the fp32 vectors themselves, not a summation error
+// that grows with n; this keeps PCG's scalars (alpha, beta, the residual that decides
+// convergence) as good as the fp32 vectors allow. The cost is nil: the reductions are
+// bandwidth-bound (2 flops per 8-28 bytes read). A device without fp64 accumulates in float.
+//
+// Programs are compiled on first use, so a process that only moves vectors compiles few kernels.
 #include "backend/gl/gl_backend.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "core/error.hpp"
+
+namespace scfd::backend::glc {
+
+namespace gl = scfd::gl;
+using gl::Precision;
+
+namespace {
+
+// Reduction geometry: 256 invocations x 4 entries per first-pass workgroup. At 1M entries the
+// first pass has 1024 workgroups (enough to fill a large GPU) and the second pass adds 1024
+// partials in one workgroup.
+constexpr unsigned kReduceLocal = 256;
+constexpr unsigned kReduceItems = 4;
+constexpr std::size_t kBlock = std::size_t{kReduceLocal} * kReduceItems;
+
+// download_indices keeps device copies of at most this many index lists (a run's halo plans
+// pass one per entity kind); the oldest is dropped when a new one would exceed it.
+constexpr std::size_t kMaxIndexLists = 16;
+
+std::size_t real_bytes(Precision p) {
+  return p == Precision::fp64 ? sizeof(double) : sizeof(float);
+}
+
+std::uint32_t u32(index n) {
+  return static_cast<std::uint32_t>(n);
+}
+
+// Writes host values into `b` from element `first` on, rounded to float for fp32 buffers.
+void write_reals(Buffer& b, std::span<const real> v, std::size_t first, Precision p) {
+  if (p == Precision::fp64) {
+    b.upload<real>(v, first);
+    return;
+  }
+  std::vector<float> f(v.size());
+  std::transform(v.begin(), v.end(), f.begin(), [](real x) { return static_cast<float>(x); });
+  b.upload<float>(f, first);
+}
+
+// Reads the first out.size() elements of `b` into host values.
+void read_reals(const Buffer& b, std::span<real> out, Precision p) {
+  if (p == Precision::fp64) {
+    b.download_bytes(out.data(), out.size_bytes(), 0);
+    return;
+  }
+  std::vector<float> f(out.size());
+  b.download_bytes(f.data(), f.size() * sizeof(float), 0);
+  std::copy(f.begin(), f.end(), out.begin());
+}
+
+void check_same_size(const Field& a, const Field& b) {
+  SCFD_CHECK(a.size() == b.size(), "field sizes differ: {} vs {}", a.size(), b.size());
+}
+
+// A device copy of an index list given to download_indices, with the host copy it was made from.
+struct IndexList {
+  const index* key = nullptr;  // data pointer of the span it was made from
+  std::vector<index> host;
+  Buffer device;
+  index max = -1;  // largest index (all are >= 0)
+};
+
+}  // namespace
+
+GlField::GlField(index n, Precision p)
+    : n_(n), buffer_(static_cast<std::size_t>(n) * real_bytes(p)) {}
+
+Buffer& buffer(Field& f) {
+  auto* g = dynamic_cast<GlField*>(&f);
+  SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
+  return g->buffer();
+}
+const Buffer& buffer(const Field& f) {
+  const auto* g = dynamic_cast<const GlField*>(&f);
+  SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
+  return g->buffer();
+}
+
+struct GlBackend::State {
+  // Declared first: destroyed last, so every buffer and program below is freed in its context.
+  gl::Context context;
+  Precision precision;
+  bool acc_fp64;  // reductions accumulate in double (see the top of this file)
+  std::map<std::string, gl::Program, std::less<>> programs;
+  std::unique_ptr<Operators> operators;
+  std::vector<std::unique_ptr<DeviceMesh>> meshes;
+  Buffer partials;  // first-pass sums, grown on demand
+  Buffer result;    // the reduced total: up to 2 accumulators
+  Buffer send;      // download_indices output, grown on demand
+  std::vector<IndexList> index_lists;
+
+  State(gl::Context c, Precision p)
+      : context(std::move(c)),
+        precision(p),
+        acc_fp64(context.info().fp64),
+        result(2 * sizeof(double)) {}
+
+  // The kernel of that name, compiled on first use; reductions get their geometry and
+  // accumulator types as defines. "reduce_partials2" is reduce_partials for (r·z, r·r) pairs.
+  gl::Program& program(const std::string& key) {
+    if (auto it = programs.find(key); it != programs.end()) return it->second;
+    std::string kernel = key;
+    gl::Defines defines;
+    const bool reduction = key == "dot" || key == "pcg_update" || key.starts_with("reduce");
+    if (reduction) {
+      defines = {{"LOCAL_SIZE", std::to_string(kReduceLocal)},
+                 {"ITEMS", std::to_string(kReduceItems)},
+                 {"acc", acc_fp64 ? "double" : "float"},
+                 {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
+    }
+    if (key == "reduce_partials2") {
+      kernel = "reduce_partials";
+      defines.emplace_back("red_t", "acc2");
+    }
+    return programs.emplace(key, gl::compile_compute(kernel, precision, defines)).first->second;
+  }
+
+  Operators& ops() {
+    if (!operators) operators = std::make_unique<Operators>(precision);
+    return *operators;
+  }
+
+  static void reserve(Buffer& b, std::size_t bytes) {
+    if (b.size() < bytes) b = Buffer(bytes);
+  }
+
+  // Second pass over the first pass's `groups` partials; reads back the C accumulated sums.
+  template <int C>
+  std::array<real, C> reduce_partials(std::size_t groups) {
+    gl::Program& prog = program(C == 1 ? "reduce_partials" : "reduce_partials2");
+    partials.bind(0);
+    result.bind(1);
+    prog.set("m", static_cast<std::uint32_t>(groups));
+    prog.dispatch(kReduceLocal);  // one workgroup
+    std::array<real, C> out{};
+    if (acc_fp64) {
+      result.download_bytes(out.data(), C * sizeof(double), 0);
+    } else {
+      std::array<float, C> f{};
+      result.download_bytes(f.data(), C * sizeof(float), 0);
+      std::copy(f.begin(), f.end(), out.begin());
+    }
+    return out;
+  }
+
+  // Workgroups of a first pass over n entries, with the partials buffer sized for them.
+  std::size_t first_pass_groups(index n, int components) {
+    const std::size_t groups = (static_cast<std::size_t>(n) + kBlock - 1) / kBlock;
+    reserve(partials, groups * static_cast<std::size_t>(components) *
+                          (acc_fp64 ? sizeof(double) : sizeof(float)));
+    return groups;
+  }
+
+  // The device copy of `indices`. The key is the span's data pointer and size; a hit is used
+  // only if the cached host copy still equals the span (a memcmp of 4 bytes per index, far
+  // cheaper than the read-back of 4-8 bytes per index that follows), so a list edited in place
+  // or a new list at a reused address is re-uploaded, never used stale.
+  const IndexList& device_indices(std::span<const index> indices) {
+    auto it = std::find_if(index_lists.begin(), index_lists.end(), [&](const IndexList& l) {
+      return l.key == indices.data() && l.host.size() == indices.size();
+    });
+    if (it != index_lists.end() &&
+        std::memcmp(it->host.data(), indices.data(), indices.size_bytes()) == 0)
+      return *it;
+    if (it == index_lists.end()) {
+      if (index_lists.size() == kMaxIndexLists) index_lists.erase(index_lists.begin());
+      it = index_lists.insert(index_lists.end(), IndexList{});
+    }
+    const auto [lo, hi] = std::minmax_element(indices.begin(), indices.end());
+    SCFD_CHECK(*lo >= 0, "download_indices: negative index {}", *lo);
+    it->key = indices.data();
+    it->host.assign(indices.begin(), indices.end());
+    it->device = Buffer::from<index>(indices);
+    it->max = *hi;
+    return *it;
+  }
+};
+
+GlBackend::GlBackend(Precision p, int device, bool debug)
+    : precision_(p), state_(std::make_unique<State>(gl::Context::create(device, debug), p)) {
+  if (p == Precision::fp64) gl::require_fp64(state_->context.info());
+}
+
+GlBackend::~GlBackend() = default;
+
+const gl::DeviceInfo& GlBackend::device() const {
+  return state_->context.info();
+}
+
+std::string GlBackend::precision() const {
+  return std::string(gl::to_string(precision_));
+}
+
+void GlBackend::finish() const {
+  gl::finish();
+}
+
+std::unique_ptr<Field> GlBackend::make_field(index n) const {
+  SCFD_CHECK(n >= 0, "field of {} entries", n);
+  return std::make_unique<GlField>(n, precision_);
+}
+
+void GlBackend::upload(std::span<const real> host, Field& f) const {
+  SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
+             "upload of {} values into a field of {}", host.size(), f.size());
+  write_reals(buffer(f), host, 0, precision_);
+}
+
+void GlBackend::download(const Field& f, std::span<real> host) const {
+  SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
+             "download of a field of {} into {} values", f.size(), host.size());
+  read_reals(buffer(f), host, precision_);
+}
+
+void GlBackend::download_indices(const Field& x, std::span<const index> indices,
+                                 std::span<real> out) const {
+  SCFD_CHECK(indices.size() == out.size(), "gather of {} indices into {}", indices.size(),
+             out.size());
+  if (indices.empty()) return;
+  const IndexList& list = state_->device_indices(indices);
+  SCFD_CHECK(list.max < x.size(), "download_indices: index {} in a field of {}", list.max,
+             x.size());
+  State::reserve(state_->send, indices.size() * real_bytes(precision_));
+  gl::Program& prog = state_->program("download_indices");
+  buffer(x).bind(0);
+  list.device.bind(1);
+  state_->send.bind(2);
+  prog.set("n", static_cast<std::uint32_t>(indices.size()));
+  prog.dispatch(indices.size());
+  read_reals(state_->send, out, precision_);
+}
+
+void GlBackend::upload_range(std::span<const real> values, Field& x, index offset) const {
+  SCFD_CHECK(offset >= 0 && offset + values.size() <= static_cast<std::size_t>(x.size()),
+             "upload of {} at {} into {}", values.size(), offset, x.size());
+  write_reals(buffer(x), values, static_cast<std::size_t>(offset), precision_);
+}
+
+void GlBackend::fill(Field& y, real value) const {
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("fill");
+  buffer(y).bind(0);
+  prog.set_real("value", value);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::copy(const Field& x, Field& y) const {
+  check_same_size(x, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("copy");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+real GlBackend::dot(const Field& x, const Field& y, index n) const {
+  check_same_size(x, y);
+  SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
+  if (n == 0) return 0;
+  const std::size_t groups = state_->first_pass_groups(n, 1);
+  gl::Program& prog = state_->program("dot");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  state_->partials.bind(2);
+  prog.set("n", u32(n));
+  prog.dispatch(groups * kReduceLocal);
+  return state_->reduce_partials<1>(groups)[0];
+}
+
+void GlBackend::axpy(real a, const Field& x, Field& y) const {
+  check_same_size(x, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("axpy");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  prog.set_real("a", a);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::xpay(const Field& x, real a, Field& y) const {
+  check_same_size(x, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("xpay");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  prog.set_real("a", a);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
+  check_same_size(a, y);
+  check_same_size(b, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("multiply");
+  buffer(a).bind(0);
+  buffer(b).bind(1);
+  buffer(y).bind(2);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::reciprocal(const Field& x, Field& y) const {
+  check_same_size(x, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("reciprocal");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Field& q,
+                                            const Field& dinv, Field& x, Field& r, Field& z,
+                                            index n) const {
+  check_same_size(p, x);
+  check_same_size(q, x);
+  check_same_size(dinv, x);
+  check_same_size(r, x);
+  check_same_size(z, x);
+  SCFD_CHECK(n >= 0 && n <= x.size(), "pcg_update over {} of {} entries", n, x.size());
+  if (n == 0) return {0, 0};
+  const std::size_t groups = state_->first_pass_groups(n, 2);
+  gl::Program& prog = state_->program("pcg_update");
+  buffer(p).bind(0);
+  buffer(q).bind(1);
+  buffer(dinv).bind(2);
+  buffer(x).bind(3);
+  buffer(r).bind(4);
+  buffer(z).bind(5);
+  state_->partials.bind(6);
+  prog.set_real("alpha", alpha);
+  prog.set("n", u32(n));
+  prog.dispatch(groups * kReduceLocal);
+  const auto sums = state_->reduce_partials<2>(groups);
+  return {sums[0], sums[1]};
+}
+
+const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
+  auto& meshes = state_->meshes;
+  for (auto& d : meshes) {
+    if (&d->mesh() != &m) continue;
+    // Same object, other entity counts: the mesh was rebuilt in place.
+    if (!d->matches(m)) d = std::make_unique<DeviceMesh>(m, precision_);
+    return *d;
+  }
+  meshes.push_back(std::make_unique<DeviceMesh>(m, precision_));
+  return *meshes.back();
+}
+
+void GlBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                         Field& g_face) const {
+  state_->ops().gradient(device_mesh(m), buffer(q_cell), buffer(q_boundary), buffer(g_face));
+}
+
+void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
+  state_->ops().divergence(device_mesh(m), buffer(u_face), buffer(d_cell));
+}
+
+void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
+  state_->ops().curl(device_mesh(m), buffer(s), buffer(u_face));
+}
+
+void GlBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
+  state_->ops().rotation(device_mesh(m), buffer(u_face), buffer(r));
+}
+
+void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
+  state_->ops().interpolate(device_mesh(m), buffer(u_face), buffer(u_cell));
+}
+
+void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
+  state_->ops().integrate(device_mesh(m), buffer(v_cell), buffer(u_face));
+}
+
+void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                            const Field& fixed, const Field& x, Field& y) const {
+  state_->ops().node_system(device_mesh(m), buffer(d), b, buffer(w), buffer(fixed), buffer(x),
+                            buffer(y));
+}
+
+void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
+                                     const Field& w, const Field& fixed, Field& diag) const {
+  state_->ops().node_system_diagonal(device_mesh(m), buffer(d), b, buffer(w), buffer(fixed),
+                                     buffer(diag));
+}
+
+void GlBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                               Field& y) const {
+  state_->ops().node_laplacian(device_mesh(m), buffer(w), buffer(x), buffer(y));
+}
+
+}  // namespace scfd::backend::glc

@@ -35,8 +35,9 @@ const Buffer& buffer(const Field& f);
 
 class GlBackend final : public Backend {
  public:
-  // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp). fp64 on a
-  // device without double precision is an InputError that says fp32 is available.
+  // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp) and makes it
+  // current; nothing switches contexts afterwards, so a thread uses one GlBackend at a time. fp64
+  // on a device without double precision is an InputError that says fp32 is available.
   GlBackend(scfd::gl::Precision p, int device, bool debug);
   ~GlBackend() override;
 

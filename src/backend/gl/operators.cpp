@@ -1,2 +1,293 @@
-// Implementation: see operators.hpp.
+// The gl-compute operators (see operators.hpp): each call checks its buffers, binds them and the
+// DeviceMesh lists in the order of the kernel's binding table, sets the owned count and
+// dispatches one invocation per owned output entity.
+//
+// Traffic model of Operators::bytes (what `streamcfd bench` divides by the measured time): every
+// array entry a kernel reads or writes is counted once, connectivity included, with
+// R = sizeof(real) (4 fp32, 8 fp64) and 4-byte indices. Gathered inputs count their whole local
+// array (owned and ghost entries), read once; re-reads through the cache are not counted, so
+// the reported bandwidth is the one a perfect cache would need. Counts: Nc/Nf/Ne/Nn local
+// cells/faces/edges/nodes, with o for owned rows, Nfi owned interior faces, Nk curl entities
+// (edges 3D, nodes 2D), W = dim+1, cw = curl width, nnz = entries of the owned SELL rows,
+// sell(n) = 4 ceil(n/32) + 4 ceil(n/2) bytes of slice starts and 16-bit row lengths.
+//   gradient           8 Nfo + R (Nc + (Nfo - Nfi) + Nfo)
+//   divergence         4 W Nco + R (Nf + Nco)
+//   curl               4 cw Nfo + R (Nk + Nfo)
+//   rotation           sell(Nko) + 4 nnz + R (Nf + Nko)
+//   interpolate        4 W Nco + R (W dim Nco + Nf + 3 Nco)
+//   integrate          8 Nfo + R (dim (Nfo + Nfi) + dim Nc + Nfo)
+//   node_laplacian     sell(Nno) + 8 nnz + R (Ne + Nn + Nno)
+//   node_system        sell(Nno) + 8 nnz + R (Ne + 2 Nn + Nno + Nno)     (x, fixed; d; y)
+//   node_system_diag.  sell(Nno) + 4 nnz + R (Ne + 3 Nno)                (d, fixed, diag)
+// node_system counts every row as free (fixed rows read no list): an upper bound that is tight
+// when the Dirichlet nodes are a boundary layer.
 #include "backend/gl/operators.hpp"
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace scfd::backend::glc {
+
+using scfd::gl::Precision;
+using scfd::gl::Program;
+using topology::Mesh;
+
+namespace {
+
+std::size_t real_size(Precision p) {
+  return p == Precision::fp64 ? sizeof(double) : sizeof(float);
+}
+
+// Checks that `b` holds exactly n reals of precision p; `what` names operator and argument.
+void check_size(const Buffer& b, std::size_t n, Precision p, const char* what) {
+  SCFD_CHECK(b.size() == n * real_size(p), "{}: buffer of {} bytes, {} values of {} bytes expected",
+             what, b.size(), n, real_size(p));
+}
+
+// The output must not be one of the inputs (the kernels are gathers that read while writing).
+void check_distinct(const Buffer& out, std::initializer_list<const Buffer*> in, const char* what) {
+  for (const Buffer* b : in) SCFD_CHECK(b->id() != out.id(), "{}: output aliases an input", what);
+}
+
+void bind_sell(const SellRows& s) {
+  s.slice.bind(0);
+  s.length.bind(1);
+}
+
+double sell_bytes(index rows) {
+  return 4.0 * ((rows + kSellChunk - 1) / kSellChunk) + 4.0 * ((rows + 1) / 2);
+}
+
+// Entries of CSR rows [0, rows).
+double entries(const topology::Csr& c, index rows) {
+  return c.offset.empty() ? 0.0 : static_cast<double>(c.offset[rows] - c.offset[0]);
+}
+
+}  // namespace
+
+// One program per kernel; the kernels whose lists have a width fixed by the dimension are built
+// for 2D and 3D ([0] and [1]) so their loops unroll.
+struct Operators::Programs {
+  Precision precision;
+  Program gradient, rotation, node_laplacian, node_system, node_system_diagonal;
+  Program divergence[2], curl[2], interpolate[2], integrate[2];
+
+  explicit Programs(Precision p) : precision(p) {
+    const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
+    gradient = scfd::gl::compile_compute("gradient", p);
+    rotation = scfd::gl::compile_compute("rotation", p, sell);
+    node_laplacian = scfd::gl::compile_compute("node_laplacian", p, sell);
+    node_system = scfd::gl::compile_compute("node_system", p, sell);
+    node_system_diagonal = scfd::gl::compile_compute("node_system_diagonal", p, sell);
+    for (int d = 2; d <= 3; ++d) {
+      const scfd::gl::Defines dim = {{"DIM", std::to_string(d)}};
+      divergence[d - 2] = scfd::gl::compile_compute("divergence", p, dim);
+      curl[d - 2] = scfd::gl::compile_compute("curl", p, dim);
+      interpolate[d - 2] = scfd::gl::compile_compute("interpolate", p, dim);
+      integrate[d - 2] = scfd::gl::compile_compute("integrate", p, dim);
+    }
+  }
+
+  // The buffers of m and this program set must share the precision.
+  const DeviceMesh::Buffers& mesh(const DeviceMesh& m) const {
+    SCFD_CHECK(m.buffers().precision == precision, "device mesh in {} used by {} operators",
+               scfd::gl::to_string(m.buffers().precision), scfd::gl::to_string(precision));
+    return m.buffers();
+  }
+};
+
+Operators::Operators(Precision p) : programs_(std::make_unique<Programs>(p)) {}
+Operators::~Operators() = default;
+Operators::Operators(Operators&&) noexcept = default;
+Operators& Operators::operator=(Operators&&) noexcept = default;
+
+double Operators::bytes(std::string_view op, const Mesh& m, Precision p) {
+  const double R = static_cast<double>(real_size(p));
+  const double dim = m.dim, W = m.cell_width(), cw = m.curl_width();
+  const double Nc = m.n_cells, Nf = m.n_faces, Ne = m.n_edges, Nn = m.n_nodes, Nk = m.n_curl();
+  const double Nco = m.n_owned_cells, Nfo = m.n_owned_faces, Nfi = m.n_interior_faces,
+               Nno = m.n_owned_nodes, Nko = m.n_owned_curl();
+  if (op == "gradient") return 8 * Nfo + R * (Nc + (Nfo - Nfi) + Nfo);
+  if (op == "divergence") return 4 * W * Nco + R * (Nf + Nco);
+  if (op == "curl") return 4 * cw * Nfo + R * (Nk + Nfo);
+  if (op == "rotation")
+    return sell_bytes(m.n_owned_curl()) + 4 * entries(m.curl_faces, m.n_owned_curl()) +
+           R * (Nf + Nko);
+  if (op == "interpolate") return 4 * W * Nco + R * (W * dim * Nco + Nf + 3 * Nco);
+  if (op == "integrate") return 8 * Nfo + R * (dim * (Nfo + Nfi) + dim * Nc + Nfo);
+  const double lists = sell_bytes(m.n_owned_nodes);
+  const double nnz = entries(m.node_edges, m.n_owned_nodes);
+  if (op == "node_laplacian") return lists + 8 * nnz + R * (Ne + Nn + Nno);
+  if (op == "node_system") return lists + 8 * nnz + R * (Ne + 2 * Nn + 2 * Nno);
+  if (op == "node_system_diagonal") return lists + 4 * nnz + R * (Ne + 3 * Nno);
+  SCFD_CHECK(false, "Operators::bytes: unknown operator '{}'", op);
+  return 0;
+}
+
+void Operators::gradient(const DeviceMesh& dm, const Buffer& q_cell, const Buffer& q_boundary,
+                         Buffer& g_face) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(q_cell, m.n_cells, P.precision, "gradient: q_cell");
+  check_size(q_boundary, m.n_boundary_faces(), P.precision, "gradient: q_boundary");
+  check_size(g_face, m.n_faces, P.precision, "gradient: g_face");
+  check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
+  Program& prog = programs_->gradient;
+  b.face_cells.bind(0);
+  q_cell.bind(1);
+  q_boundary.bind(2);
+  g_face.bind(3);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
+  prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
+  prog.dispatch(m.n_owned_faces);
+}
+
+void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d_cell) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(u_face, m.n_faces, P.precision, "divergence: u_face");
+  check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
+  check_distinct(d_cell, {&u_face}, "divergence");
+  Program& prog = programs_->divergence[m.dim - 2];
+  b.cell_faces.bind(0);
+  u_face.bind(1);
+  d_cell.bind(2);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
+  prog.dispatch(m.n_owned_cells);
+}
+
+void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(s, m.n_curl(), P.precision, "curl: s");
+  check_size(u_face, m.n_faces, P.precision, "curl: u_face");
+  check_distinct(u_face, {&s}, "curl");
+  Program& prog = programs_->curl[m.dim - 2];
+  b.face_curl.bind(0);
+  s.bind(1);
+  u_face.bind(2);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
+  prog.dispatch(m.n_owned_faces);
+}
+
+void Operators::rotation(const DeviceMesh& dm, const Buffer& u_face, Buffer& r) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(u_face, m.n_faces, P.precision, "rotation: u_face");
+  check_size(r, m.n_curl(), P.precision, "rotation: r");
+  check_distinct(r, {&u_face}, "rotation");
+  Program& prog = programs_->rotation;
+  bind_sell(b.curl_faces);
+  b.curl_faces.item.bind(2);
+  u_face.bind(3);
+  r.bind(4);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_curl()));
+  prog.dispatch(m.n_owned_curl());
+}
+
+void Operators::interpolate(const DeviceMesh& dm, const Buffer& u_face, Buffer& u_cell) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(u_face, m.n_faces, P.precision, "interpolate: u_face");
+  check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
+  check_distinct(u_cell, {&u_face}, "interpolate");
+  Program& prog = programs_->interpolate[m.dim - 2];
+  b.cell_faces.bind(0);
+  b.cell_interp.bind(1);
+  u_face.bind(2);
+  u_cell.bind(3);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
+  prog.dispatch(m.n_owned_cells);
+}
+
+void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_face) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(v_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "integrate: v_cell");
+  check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
+  check_distinct(u_face, {&v_cell}, "integrate");
+  Program& prog = programs_->integrate[m.dim - 2];
+  b.face_cells.bind(0);
+  b.face_integ.bind(1);
+  v_cell.bind(2);
+  u_face.bind(3);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
+  prog.dispatch(m.n_owned_faces);
+}
+
+void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buffer& x, Buffer& y) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(w, m.n_edges, P.precision, "node_laplacian: w");
+  check_size(x, m.n_nodes, P.precision, "node_laplacian: x");
+  check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
+  check_distinct(y, {&w, &x}, "node_laplacian");
+  Program& prog = programs_->node_laplacian;
+  bind_sell(b.node_edges);
+  b.node_edges.item.bind(2);
+  b.node_edges.item2.bind(3);
+  w.bind(4);
+  x.bind(5);
+  y.bind(6);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.dispatch(m.n_owned_nodes);
+}
+
+void Operators::node_system(const DeviceMesh& dm, const Buffer& d, double b_scale, const Buffer& w,
+                            const Buffer& fixed, const Buffer& x, Buffer& y) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(d, m.n_nodes, P.precision, "node_system: d");
+  check_size(w, m.n_edges, P.precision, "node_system: w");
+  check_size(fixed, m.n_nodes, P.precision, "node_system: fixed");
+  check_size(x, m.n_nodes, P.precision, "node_system: x");
+  check_size(y, m.n_nodes, P.precision, "node_system: y");
+  check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
+  Program& prog = programs_->node_system;
+  bind_sell(b.node_edges);
+  b.node_edges.item.bind(2);
+  b.node_edges.item2.bind(3);
+  d.bind(4);
+  w.bind(5);
+  fixed.bind(6);
+  x.bind(7);
+  y.bind(8);
+  prog.set_real("b", b_scale);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.dispatch(m.n_owned_nodes);
+}
+
+void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, double b_scale,
+                                     const Buffer& w, const Buffer& fixed, Buffer& diag) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(d, m.n_nodes, P.precision, "node_system_diagonal: d");
+  check_size(w, m.n_edges, P.precision, "node_system_diagonal: w");
+  check_size(fixed, m.n_nodes, P.precision, "node_system_diagonal: fixed");
+  check_size(diag, m.n_nodes, P.precision, "node_system_diagonal: diag");
+  check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
+  Program& prog = programs_->node_system_diagonal;
+  bind_sell(b.node_edges);
+  b.node_edges.item.bind(2);
+  d.bind(3);
+  w.bind(4);
+  fixed.bind(5);
+  diag.bind(6);
+  prog.set_real("b", b_scale);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.dispatch(m.n_owned_nodes);
+}
+
+}  // namespace scfd::backend::glc

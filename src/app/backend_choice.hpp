@@ -1,0 +1,27 @@
+// Which backend a run uses (DESIGN.md §3): `auto` takes gl-compute on a hardware GPU with GL 4.3+
+// (and fp64 where fp64 is asked for) and cpu where the only EGL device is a software renderer such
+// as llvmpipe, or where there is none. Every rank decides the same: the choice is agreed over MPI,
+// and an error on any rank reaches every rank as the same InputError.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backend/backend.hpp"
+
+namespace scfd::app {
+
+struct BackendRequest {
+  std::string name = "auto";  // auto | cpu | gl-compute
+  backend::BackendOptions options;
+};
+
+struct ChosenBackend {
+  std::unique_ptr<backend::Backend> backend;
+  std::string description;  // one line for the log: backend, precision, device and why
+};
+
+// Collective over MPI_COMM_WORLD.
+ChosenBackend make_chosen_backend(const BackendRequest& request);
+
+}  // namespace scfd::app
