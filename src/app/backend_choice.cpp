@@ -60,7 +60,7 @@ bool hardware_gpu_available(const backend::BackendOptions& o, std::string& reaso
 
 ChosenBackend make_chosen_backend(const BackendRequest& request) {
   std::string name = request.name;
-  std::string why = "as the case file asks";
+  std::string why = "as requested";
   if (name == "auto") {
     std::string reason;
     int gpu = hardware_gpu_available(request.options, reason) ? 1 : 0, all = 0;
@@ -69,8 +69,8 @@ ChosenBackend make_chosen_backend(const BackendRequest& request) {
     name = all ? "gl-compute" : "cpu";
     why = "auto: " + reason;
     if (name == "cpu" && request.options.precision != "fp64")
-      agree_on_error(fmt::format("solver.precision = \"{}\" needs a GPU backend, and {}",
-                                 request.options.precision, why));
+      agree_on_error(
+          fmt::format("precision {} needs a GPU backend, and {}", request.options.precision, why));
   }
   ChosenBackend chosen;
   std::string error;

@@ -14,5 +14,6 @@ Command add_info_command(CLI::App& app);
 Command add_run_command(CLI::App& app);
 Command add_partition_command(CLI::App& app);
 Command add_check_kernels_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace scfd::app

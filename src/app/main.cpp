@@ -29,6 +29,7 @@ int run(int argc, char** argv) {
   add(&scfd::app::add_run_command);
   add(&scfd::app::add_partition_command);
   add(&scfd::app::add_check_kernels_command);
+  add(&scfd::app::add_bench_command);
 
   try {
     app.parse(argc, argv);

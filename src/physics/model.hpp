@@ -31,6 +31,7 @@ struct StepReport {
   double time = 0;
   int iterations = 0;   // linear-solver iterations of this step (all solves)
   double residual = 0;  // final relative residual of the last solve
+  std::string detail;   // model-specific figures for the progress line (may be empty)
 };
 
 class Model {

@@ -1,0 +1,85 @@
+// `streamcfd bench` (DESIGN.md §7): the pieces shared by bench_command.cpp (command line, mesh,
+// report), bench_kernels.cpp (copy ceiling, per-kernel timings, the traffic model) and
+// bench_pcg.cpp (the heat-like node system, its PCG timing and its Matrix Market export).
+//
+// Every timing is wall clock (steady_clock) around Backend::finish(), so queued GPU work is
+// counted. In an MPI run every rank times its own part after a barrier; "rank 0" figures are
+// rank 0's, "max" the slowest rank's, and aggregate bandwidths divide the bytes of all ranks by
+// the slowest rank's time.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "halo/halo_plan.hpp"
+#include "topology/mesh.hpp"
+
+namespace scfd::app::bench {
+
+// One timed operation (a kernel, or the copy ceiling).
+struct Timing {
+  std::string name;
+  index entries = 0;      // output entries per call on rank 0 (for the table)
+  double time_s = 0;      // rank 0, seconds per call
+  double time_max_s = 0;  // slowest rank, seconds per call
+  double bytes = 0;       // rank 0, bytes per call by the traffic model
+  double bytes_all = 0;   // all ranks together
+  double gbps() const { return time_s > 0 ? bytes / time_s * 1e-9 : 0; }
+  double gbps_all() const { return time_max_s > 0 ? bytes_all / time_max_s * 1e-9 : 0; }
+};
+
+// Bytes of one `real` in the backend's precision ("fp64" -> 8, "fp32" -> 4).
+int real_bytes(const backend::Backend& be);
+
+// The traffic model of one Backend operation on mesh m (see bench_kernels.cpp: vector operations
+// by their field length n, operators by backend::glc::Operators::bytes, which ignores n).
+double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes);
+
+// Copies a field of max(2^24, largest mesh field) entries `repeat` times after a warm-up: the
+// bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).
+Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
+
+// Every Backend kernel (copy, axpy, xpay, dot, pcg_update, gradient, divergence, curl, rotation,
+// interpolate, integrate, node_laplacian, node_system, node_system_diagonal, in this order) on
+// mesh m: one warm-up call, then `repeat` timed calls.
+std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);
+
+// The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
+// T = 0 on every boundary node (eliminated symmetrically, as physics/heat.cpp does), unit heat
+// source. On a rank's mesh the arrays cover its local nodes/edges (ghosts included).
+struct NodeSystem {
+  std::vector<real> d;      // per node: 0 (steady: no mass term)
+  real b = 1;               // Laplacian factor
+  std::vector<real> w;      // per edge: mesh.edge_stiffness (P1 weights for k = 1)
+  std::vector<real> fixed;  // per node: 1 on boundary (Dirichlet) nodes, else 0
+  std::vector<real> rhs;    // per node: dual volume on free nodes, 0 on fixed nodes
+};
+NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes);
+
+struct PcgOptions {
+  int iterations = 100;  // fixed count, or the cap when tolerance > 0
+  double tolerance = 0;  // relative residual to stop at; 0: run exactly `iterations`
+};
+
+struct PcgTiming {
+  int iterations = 0;
+  double time_s = 0;               // whole solve, slowest rank
+  double relative_residual = 0;    // at exit
+  long long unknowns = 0;          // global node count
+  double bytes_per_iteration = 0;  // all ranks, by the traffic model
+  double time_per_iteration() const { return iterations > 0 ? time_s / iterations : 0; }
+};
+
+// Solves the node system with solvers::Pcg from x = 0: one short warm-up solve, then the timed
+// one. Collective.
+PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::HaloPlan& nodes,
+                   const NodeSystem& s, long long global_nodes, const PcgOptions& options);
+
+// Writes DIR/matrix.mtx (coordinate real symmetric, lower triangle, 1-based) and DIR/rhs.mtx
+// (array real general) of the node system on a serial mesh, assembled on the host from the same
+// edge weights the backend's node_system applies.
+void export_matrix(const topology::Mesh& m, const NodeSystem& s, const std::string& dir);
+
+}  // namespace scfd::app::bench

@@ -1,0 +1,316 @@
+// `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
+//                  [--precision fp64|fp32] [--device K] [--repeat R] [--pcg-iterations K]
+//                  [--tolerance T] [--json FILE] [--export-matrix DIR] [--only kernels|pcg]`
+// measures the performance targets of DESIGN.md §7 in one run: the copy bandwidth ceiling of the
+// backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp) and ratio to
+// that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower bound
+// (bench_pcg.cpp). It prints a table and, with --json, writes the same as one JSON object
+// (docs/bench/README.md describes every field). Under mpirun rank 0 partitions the mesh as
+// `streamcfd run` does, so `mpirun -np 16 streamcfd bench --backend cpu` measures the cpu backend
+// on 16 cores. Without MESH it generates the unit cube (or square) with at least N cells.
+#include <fmt/format.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include "app/backend_choice.hpp"
+#include "app/bench.hpp"
+#include "app/commands.hpp"
+#include "backend/gl/gl_backend.hpp"
+#include "core/error.hpp"
+#include "core/json.hpp"
+#include "core/log.hpp"
+#include "gl/context.hpp"
+#include "halo/halo.hpp"
+#include "mesh_io/generate.hpp"
+#include "mesh_io/gmsh.hpp"
+#include "output/atomic_file.hpp"
+#include "partition/distribute.hpp"
+#include "topology/build.hpp"
+
+namespace scfd::app {
+namespace {
+
+struct BenchOptions {
+  std::string mesh;
+  long long cells = 4'000'000;  // the size of DESIGN.md §7's targets
+  int dim = 3;
+  std::string backend = "auto";
+  std::string precision = "fp64";
+  int device = -1;
+  int repeat = 20;
+  int pcg_iterations = 100;
+  double tolerance = 0;
+  std::string json;
+  std::string export_dir;
+  std::string only;
+};
+
+struct MeshInfo {
+  std::string source;  // the file, or "generated cube 88x88x88"
+  bool generated = false;
+  long long counts[5] = {0, 0, 0, 0, 0};  // dim, cells, faces, edges, nodes (global)
+};
+
+// The smallest grid whose generated mesh has at least `cells` cells: 6 nx^3 tetrahedra in 3D,
+// 2 nx^2 triangles in 2D.
+int grid_size(long long cells, int dim) {
+  const double per_cell = dim == 3 ? 6 : 2;
+  int nx = std::max(1, static_cast<int>(std::floor(std::pow(cells / per_cell, 1.0 / dim))));
+  while (per_cell * std::pow(nx, dim) < static_cast<double>(cells)) ++nx;
+  return nx;
+}
+
+// Rank 0 reads (or generates) and builds the whole mesh; with several ranks it is partitioned
+// and distributed as for `streamcfd run`. An input error on rank 0 reaches every rank.
+topology::Mesh load_mesh(const BenchOptions& opt, MeshInfo& info) {
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  info.generated = opt.mesh.empty();
+  topology::Mesh global;
+  std::string error;
+  if (rank == 0) {
+    try {
+      mesh_io::RawMesh raw;
+      if (info.generated) {
+        const int nx = grid_size(opt.cells, opt.dim);
+        raw = opt.dim == 3 ? mesh_io::generate_cube(nx, nx, nx) : mesh_io::generate_square(nx, nx);
+        info.source = opt.dim == 3 ? fmt::format("generated cube {0}x{0}x{0}", nx)
+                                   : fmt::format("generated square {0}x{0}", nx);
+      } else {
+        raw = mesh_io::read_gmsh(opt.mesh);
+        info.source = opt.mesh;
+      }
+      global = topology::build_mesh(raw);
+      info.counts[0] = global.dim;
+      info.counts[1] = global.n_cells;
+      info.counts[2] = global.n_faces;
+      info.counts[3] = global.n_edges;
+      info.counts[4] = global.n_nodes;
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  }
+  int length = static_cast<int>(error.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  error.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (!error.empty()) throw InputError(error);
+  MPI_Bcast(info.counts, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  if (nranks == 1) return global;
+  return partition::distribute(rank == 0 ? &global : nullptr, MPI_COMM_WORLD);
+}
+
+// The CPU's "model name" from /proc/cpuinfo ("unknown" where there is none, e.g. on Arm).
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const auto value = line.find_first_not_of(" \t", line.find(':') + 1);
+    return value == std::string::npos ? "unknown" : line.substr(value);
+  }
+  return "unknown";
+}
+
+// The command line as typed (/proc/self/cmdline: arguments separated by NUL).
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!all.empty() && all.back() == '\0') all.pop_back();
+  std::replace(all.begin(), all.end(), '\0', ' ');
+  return all;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// The "machine" object: host, CPU, MPI size and, for gl-compute, the GL device.
+std::string machine_json(const backend::Backend& be, int nranks) {
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  std::string gl = "null";
+  if (const auto* g = dynamic_cast<const backend::glc::GlBackend*>(&be)) {
+    const gl::DeviceInfo& d = g->device();
+    gl = fmt::format(R"({{"device": {}, "vendor": {}, "renderer": {}, "version": {}}})", d.index,
+                     json::string(d.vendor), json::string(d.renderer), json::string(d.version));
+  }
+  return fmt::format(R"({{"hostname": {}, "cpu": {}, "cores": {}, "nranks": {}, "gl": {}}})",
+                     json::string(host), json::string(cpu_model()),
+                     std::thread::hardware_concurrency(), nranks, gl);
+}
+
+std::string timing_json(const bench::Timing& t, double copy_gbps) {
+  return fmt::format(R"({{"entries": {}, "time_s": {}, "time_max_s": {}, "bytes": {}, "gbps": {}, )"
+                     R"("gbps_all_ranks": {}, "ratio_to_copy": {}}})",
+                     t.entries, json::number(t.time_s), json::number(t.time_max_s),
+                     json::number(t.bytes), json::number(t.gbps()), json::number(t.gbps_all()),
+                     json::number(t.gbps() / copy_gbps));
+}
+
+std::string human_bytes(double b) {
+  if (b >= 1e9) return fmt::format("{:.2f} GB", b * 1e-9);
+  if (b >= 1e6) return fmt::format("{:.2f} MB", b * 1e-6);
+  return fmt::format("{:.1f} kB", b * 1e-3);
+}
+
+std::string human_seconds(double s) {
+  if (s < 1e-3) return fmt::format("{:.1f} µs", s * 1e6);
+  if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} s", s);
+}
+
+// Times every kernel, prints the table and returns the members of the "kernels" JSON object.
+std::string kernels_report(const backend::Backend& be, const topology::Mesh& m, int repeat,
+                           double copy_gbps, int nranks) {
+  log::info("{:<22} {:>12} {:>11} {:>12} {:>9} {:>8}{}", "kernel", "entries", "time/call",
+            "bytes/call", "GB/s", "of copy", nranks > 1 ? "  max time" : "");
+  std::string json;
+  for (const bench::Timing& t : bench::kernel_timings(be, m, repeat)) {
+    log::info("{:<22} {:>12} {:>11} {:>12} {:>9.2f} {:>8.2f}{}", t.name, t.entries,
+              human_seconds(t.time_s), human_bytes(t.bytes), t.gbps(), t.gbps() / copy_gbps,
+              nranks > 1 ? "  " + human_seconds(t.time_max_s) : "");
+    json += fmt::format("{}\n    {}: {}", json.empty() ? "" : ",", json::string(t.name),
+                        timing_json(t, copy_gbps));
+  }
+  return json;
+}
+
+// Times the PCG, prints its line and returns the "pcg" JSON object. The bound is the model's
+// bytes of all ranks at the copy bandwidth of all ranks together.
+std::string pcg_report(const backend::Backend& be, const topology::Mesh& m, halo::Halo& halo,
+                       const bench::NodeSystem& system, const MeshInfo& info,
+                       const BenchOptions& opt, double copy_gbps_all) {
+  const bench::PcgTiming p =
+      bench::time_pcg(be, m, halo.plan(halo::Entity::node), system, info.counts[4],
+                      {.iterations = opt.pcg_iterations, .tolerance = opt.tolerance});
+  const double per_it = p.time_per_iteration();
+  const double bound = p.bytes_per_iteration / (copy_gbps_all * 1e9);
+  const double rate = per_it > 0 ? static_cast<double>(p.unknowns) / per_it : 0;
+  log::info(
+      "PCG: {} unknowns, {} iterations (relative residual {:.2e}): {}/iteration, {:.3g} "
+      "unknown·iterations/s; bound {}/iteration ({} at the copy bandwidth), measured/bound "
+      "{:.2f}",
+      p.unknowns, p.iterations, p.relative_residual, human_seconds(per_it), rate,
+      human_seconds(bound), human_bytes(p.bytes_per_iteration), per_it / bound);
+  return fmt::format(
+      R"({{"iterations": {}, "tolerance": {}, "relative_residual": {}, "time_s": {}, )"
+      R"("time_per_iteration_s": {}, "unknowns": {}, "unknown_iterations_per_s": {}, )"
+      R"("bytes_per_iteration": {}, "bound_s": {}, "ratio_to_bound": {}}})",
+      p.iterations, json::number(opt.tolerance), json::number(p.relative_residual),
+      json::number(p.time_s), json::number(per_it), p.unknowns, json::number(rate),
+      json::number(p.bytes_per_iteration), json::number(bound), json::number(per_it / bound));
+}
+
+int run_bench(const BenchOptions& opt) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  if (!opt.export_dir.empty() && nranks > 1)
+    throw input_error("--export-matrix writes the serial matrix: run it without mpirun ({} ranks)",
+                      nranks);
+  const ChosenBackend chosen = make_chosen_backend(
+      {opt.backend, {.precision = opt.precision, .device = opt.device, .debug = false}});
+  const backend::Backend* be = chosen.backend.get();
+  MeshInfo info;
+  const topology::Mesh m = load_mesh(opt, info);
+  halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
+  const std::string machine = machine_json(*be, nranks);
+
+  log::info("streamcfd bench: {}, {} rank{}", chosen.description, nranks, nranks == 1 ? "" : "s");
+  log::info("mesh: {} ({}D, {} cells, {} faces, {} edges, {} nodes)", info.source, info.counts[0],
+            info.counts[1], info.counts[2], info.counts[3], info.counts[4]);
+
+  const bench::NodeSystem system = bench::make_node_system(m, halo.plan(halo::Entity::node));
+  if (!opt.export_dir.empty()) {
+    bench::export_matrix(m, system, opt.export_dir);
+    log::info("node system written: {0}/matrix.mtx, {0}/rhs.mtx", opt.export_dir);
+  }
+
+  const bench::Timing copy = bench::copy_ceiling(*be, m, opt.repeat);
+  const double copy_gbps = copy.gbps();
+  log::info("copy ceiling: {} per copy of {} reals, {:.2f} GB/s{}", human_seconds(copy.time_s),
+            copy.entries, copy_gbps,
+            nranks > 1 ? fmt::format(" per rank, {:.2f} GB/s all ranks", copy.gbps_all()) : "");
+
+  const std::string kernels_json =
+      opt.only == "pcg" ? "" : kernels_report(*be, m, opt.repeat, copy_gbps, nranks);
+  const std::string pcg_json =
+      opt.only == "kernels" ? "null" : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
+  if (!opt.json.empty() && log::rank() == 0) {
+    const std::string text = fmt::format(
+        "{{\n  \"command\": {},\n  \"date\": {},\n  \"machine\": {},\n"
+        "  \"mesh\": {{\"source\": {}, \"generated\": {}, \"dim\": {}, \"cells\": {}, "
+        "\"faces\": {}, \"edges\": {}, \"nodes\": {}}},\n"
+        "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"copy\": {},\n"
+        "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
+        json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
+        info.generated, info.counts[0], info.counts[1], info.counts[2], info.counts[3],
+        info.counts[4], json::string(be->name()), json::string(be->precision()), opt.repeat,
+        timing_json(copy, copy_gbps), kernels_json, pcg_json);
+    output::write_text_atomic(opt.json, text);
+    log::info("written: {}", opt.json);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto opt = std::make_shared<BenchOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "bench", "Measure every kernel's bandwidth and PCG against the copy ceiling (DESIGN.md §7)");
+  CLI::Option* mesh =
+      sub->add_option("mesh", opt->mesh, "Gmsh mesh file (default: a generated unit cube)");
+  sub->add_option("--cells", opt->cells,
+                  "Cells of the generated mesh, at least (3D: nx = smallest with 6 nx^3 >= N; "
+                  "2D: 2 nx^2 >= N)")
+      ->check(CLI::Range(1LL, 2'000'000'000LL))
+      ->excludes(mesh)
+      ->capture_default_str();
+  sub->add_option("--dim", opt->dim, "Dimension of the generated mesh")
+      ->check(CLI::IsMember({2, 3}))
+      ->excludes(mesh)
+      ->capture_default_str();
+  sub->add_option("--backend", opt->backend, "Backend")
+      ->check(CLI::IsMember({"auto", "cpu", "gl-compute"}))
+      ->capture_default_str();
+  sub->add_option("--precision", opt->precision, "Field precision (fp32: GPU backends only)")
+      ->check(CLI::IsMember({"fp64", "fp32"}))
+      ->capture_default_str();
+  sub->add_option("--device", opt->device,
+                  "EGL device index (default: node-local rank mod device count; SCFD_GL_DEVICE "
+                  "overrides it)")
+      ->check(CLI::Range(0, 1 << 16));
+  sub->add_option("--repeat", opt->repeat, "Timed calls per kernel (after one warm-up call)")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  sub->add_option("--pcg-iterations", opt->pcg_iterations,
+                  "PCG iterations (exactly this many; the cap with --tolerance)")
+      ->check(CLI::Range(1, 10'000'000))
+      ->capture_default_str();
+  sub->add_option("--tolerance", opt->tolerance,
+                  "Stop PCG at this relative residual instead of a fixed count")
+      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--json", opt->json, "Write the results as JSON to FILE")->type_name("FILE");
+  sub->add_option("--export-matrix", opt->export_dir,
+                  "Write the PCG matrix and right-hand side as DIR/matrix.mtx and DIR/rhs.mtx "
+                  "(Matrix Market, serial runs only)")
+      ->type_name("DIR");
+  sub->add_option("--only", opt->only, "Run only the kernel part or only the PCG part")
+      ->check(CLI::IsMember({"kernels", "pcg"}));
+  return [opt] { return run_bench(*opt); };
+}
+
+}  // namespace scfd::app

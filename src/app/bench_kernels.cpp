@@ -1,0 +1,141 @@
+// `streamcfd bench`, kernel part: the copy ceiling and the per-kernel timings, with the traffic
+// model that turns a time into a bandwidth (DESIGN.md §5, §7: every kernel's bandwidth is
+// reported as a ratio to the copy bandwidth measured in the same run).
+//
+// Traffic model (a lower bound: a kernel cannot move fewer bytes): every array entry the kernel
+// reads or writes is counted once, however often the gather touches it. Vector operations over
+// fields of n reals of R bytes (8 fp64, 4 fp32): copy 2nR, axpy 3nR, xpay 3nR, dot 2nR,
+// pcg_update 8nR (p, q, dinv, x, r read; x, r, z written). Operators: backend::glc::
+// Operators::bytes, the model of the gl-compute kernels' own data layout (stated in
+// backend/gl/operators.cpp: gathered inputs whole, owned outputs, connectivity as the GPU stores
+// it). One model serves every backend so that the same kernel has the same bytes on cpu and GPU;
+// the cpu twins read their lists in a slightly different layout (CSR and int8 signs), so their
+// figures are the same work, not exactly their own traffic.
+#include <mpi.h>
+
+#include <algorithm>
+#include <random>
+
+#include "app/bench.hpp"
+#include "backend/gl/operators.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+
+namespace scfd::app::bench {
+namespace {
+
+void reduce_timing(double seconds, Timing& t) {
+  double max_time = 0, sum_bytes = 0;
+  MPI_Allreduce(&seconds, &max_time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&t.bytes, &sum_bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  double rank0[2] = {seconds, t.bytes};
+  MPI_Bcast(rank0, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  t.time_s = rank0[0];
+  t.bytes = rank0[1];
+  t.time_max_s = max_time;
+  t.bytes_all = sum_bytes;
+}
+
+// One warm-up call (a GPU backend compiles and uploads the device mesh on first use), then
+// `repeat` calls between finish() after a barrier, so every rank starts together.
+template <typename Call>
+void time_calls(const backend::Backend& be, int repeat, Call&& call, Timing& t) {
+  call();
+  be.finish();
+  MPI_Barrier(MPI_COMM_WORLD);
+  Timer timer;
+  for (int r = 0; r < repeat; ++r) call();
+  be.finish();
+  reduce_timing(timer.seconds() / repeat, t);
+}
+
+// A field of n uniform random values in [lo, hi), the same on every run.
+std::unique_ptr<backend::Field> random_field(const backend::Backend& be, index n, real lo, real hi,
+                                             std::mt19937_64& rng) {
+  std::uniform_real_distribution<real> u(lo, hi);
+  std::vector<real> host(static_cast<std::size_t>(n));
+  for (real& v : host) v = u(rng);
+  auto f = be.make_field(n);
+  be.upload(host, *f);
+  return f;
+}
+
+}  // namespace
+
+int real_bytes(const backend::Backend& be) {
+  return be.precision() == "fp32" ? 4 : 8;
+}
+
+double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes) {
+  const double R = real_bytes;
+  if (op == "copy" || op == "dot") return 2 * n * R;
+  if (op == "axpy" || op == "xpay") return 3 * n * R;
+  if (op == "pcg_update") return 8 * n * R;
+  return backend::glc::Operators::bytes(
+      op, m, real_bytes == 4 ? gl::Precision::fp32 : gl::Precision::fp64);
+}
+
+Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat) {
+  const index largest = std::max({m.n_nodes, m.n_edges, m.n_faces, 3 * m.n_cells});
+  const index n = std::max<index>(index{1} << 24, largest);
+  auto x = be.make_field(n), y = be.make_field(n);
+  be.fill(*x, 1);
+  be.fill(*y, 0);
+  Timing t{"copy ceiling", n};
+  t.bytes = traffic_bytes("copy", m, n, real_bytes(be));
+  time_calls(
+      be, repeat, [&] { be.copy(*x, *y); }, t);
+  return t;
+}
+
+std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
+                                   int repeat) {
+  std::mt19937_64 rng(20261122);
+  const index nf = m.n_faces, nfo = m.n_owned_faces;
+  // Vector operations run over face-sized fields (the largest scalar fields of a mesh).
+  auto a = random_field(be, nf, 0.5, 1.5, rng), b = random_field(be, nf, 0.5, 1.5, rng);
+  auto p = random_field(be, nf, -1, 1, rng), q = random_field(be, nf, -1, 1, rng);
+  auto dinv = random_field(be, nf, 0.5, 1.5, rng), x = random_field(be, nf, -1, 1, rng);
+  auto r = random_field(be, nf, -1, 1, rng), z = be.make_field(nf);
+  auto u_face = random_field(be, nf, -1, 1, rng), g_face = be.make_field(nf);
+  auto q_cell = random_field(be, m.n_cells, -1, 1, rng), d_cell = be.make_field(m.n_cells);
+  auto q_bound = random_field(be, m.n_boundary_faces(), -1, 1, rng);
+  auto v_cell = random_field(be, 3 * m.n_cells, -1, 1, rng), u_cell = be.make_field(3 * m.n_cells);
+  auto s = random_field(be, m.n_curl(), -1, 1, rng), rot = be.make_field(m.n_curl());
+  auto x_node = random_field(be, m.n_nodes, -1, 1, rng), y_node = be.make_field(m.n_nodes);
+  auto d_node = random_field(be, m.n_nodes, 0, 1, rng), w = be.make_field(m.n_edges);
+  be.upload(m.edge_stiffness, *w);
+  std::vector<real> fixed_host(static_cast<std::size_t>(m.n_nodes), 0);
+  for (const auto& patch : m.patches)
+    for (index node : patch.nodes) fixed_host[static_cast<std::size_t>(node)] = 1;
+  auto fixed = be.make_field(m.n_nodes);
+  be.upload(fixed_host, *fixed);
+
+  const int rb = real_bytes(be);
+  std::vector<Timing> out;
+  auto run = [&](const std::string& name, index n, index entries, auto&& call) {
+    Timing t{name, entries};
+    t.bytes = traffic_bytes(name, m, n, rb);
+    time_calls(be, repeat, call, t);
+    out.push_back(std::move(t));
+  };
+  run("copy", nf, nf, [&] { be.copy(*a, *g_face); });
+  run("axpy", nf, nf, [&] { be.axpy(1e-3, *a, *b); });
+  run("xpay", nf, nf, [&] { be.xpay(*a, 0.5, *b); });
+  run("dot", nfo, nfo, [&] { (void)be.dot(*a, *b, nfo); });
+  run("pcg_update", nfo, nfo, [&] { (void)be.pcg_update(1e-3, *p, *q, *dinv, *x, *r, *z, nfo); });
+  run("gradient", 0, nfo, [&] { be.gradient(m, *q_cell, *q_bound, *g_face); });
+  run("divergence", 0, m.n_owned_cells, [&] { be.divergence(m, *u_face, *d_cell); });
+  run("curl", 0, nfo, [&] { be.curl(m, *s, *g_face); });
+  run("rotation", 0, m.n_owned_curl(), [&] { be.rotation(m, *u_face, *rot); });
+  run("interpolate", 0, 3 * m.n_owned_cells, [&] { be.interpolate(m, *u_face, *u_cell); });
+  run("integrate", 0, nfo, [&] { be.integrate(m, *v_cell, *g_face); });
+  run("node_laplacian", 0, m.n_owned_nodes, [&] { be.node_laplacian(m, *w, *x_node, *y_node); });
+  run("node_system", 0, m.n_owned_nodes,
+      [&] { be.node_system(m, *d_node, 1, *w, *fixed, *x_node, *y_node); });
+  run("node_system_diagonal", 0, m.n_owned_nodes,
+      [&] { be.node_system_diagonal(m, *d_node, 1, *w, *fixed, *y_node); });
+  return out;
+}
+
+}  // namespace scfd::app::bench

@@ -1,0 +1,47 @@
+// `mpirun -np N streamcfd bench --backend cpu` (the cpu backend on all host cores): the mesh is
+// distributed as for `streamcfd run`, and the distributed PCG (halo exchange in every operator
+// application, global dot products) follows the serial one: same unknowns, and after a fixed
+// number of iterations the same residual up to the round-off of a different summation order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "common/json_number.hpp"
+#include "common/run_command.hpp"
+
+namespace {
+
+// The bench's PCG on `nranks` ranks (1: no mpirun); returns the JSON text.
+std::string bench_json(int nranks) {
+  const auto dir = scfd::test::fresh_directory("bench_mpi");
+  const auto json = dir / "bench.json";
+  const std::string launcher =
+      nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
+  const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
+                                         "' bench --cells 6000 --backend cpu --repeat 1 "
+                                         "--pcg-iterations 10 --json '" +
+                                         json.string() + "'");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::string text = scfd::test::slurp(json);
+  std::filesystem::remove_all(dir);
+  return text;
+}
+
+TEST(BenchMpi, DistributedPcgFollowsTheSerialOne) {
+  const std::string serial = bench_json(1);
+  const double residual = scfd::test::json_number(serial, "relative_residual");
+  ASSERT_GT(residual, 0);
+  for (int nranks : {2, 3}) {
+    const std::string parallel = bench_json(nranks);
+    EXPECT_EQ(scfd::test::json_number(parallel, "nranks"), nranks);
+    EXPECT_EQ(scfd::test::json_number(parallel, "unknowns"),
+              scfd::test::json_number(serial, "unknowns"));
+    EXPECT_EQ(scfd::test::json_number(parallel, "iterations"), 10);
+    EXPECT_NEAR(scfd::test::json_number(parallel, "relative_residual"), residual, 1e-6 * residual)
+        << nranks << " ranks";
+    EXPECT_GT(scfd::test::json_number(parallel, "ratio_to_bound"), 0);
+  }
+}
+
+}  // namespace
