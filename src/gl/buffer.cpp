@@ -8,6 +8,8 @@
 
 namespace scfd::gl {
 
+// glBufferData, not immutable glBufferStorage: on an H200 (driver 580) a 580 MB copy between
+// glBufferStorage buffers ran at 0.86 TB/s, between glBufferData buffers at 2.0 TB/s.
 Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
   glGenBuffers(1, &id_);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
@@ -35,6 +37,7 @@ void Buffer::upload_bytes(const void* data, std::size_t bytes, std::size_t offse
   SCFD_CHECK(offset + bytes <= bytes_, "upload of {} bytes at {} into a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // kernels' writes before this transfer
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
   glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
                   static_cast<GLsizeiptr>(bytes), data);
@@ -45,6 +48,7 @@ void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) c
   SCFD_CHECK(offset + bytes <= bytes_, "download of {} bytes at {} from a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // kernels' writes before this transfer
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
   glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
                      static_cast<GLsizeiptr>(bytes), data);

@@ -27,7 +27,7 @@ TEST(Kernels, EveryKernelCompilesInBothPrecisions) {
     for (Precision p : {Precision::fp32, Precision::fp64}) {
       SCOPED_TRACE(k + " " + std::string(to_string(p)));
       Program prog = compile_compute(k, p);
-      EXPECT_EQ(prog.local_size(), 64u);
+      EXPECT_EQ(prog.local_size(), 256u);
       EXPECT_NE(prog.id(), 0u);
     }
 }
