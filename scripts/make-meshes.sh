@@ -22,11 +22,14 @@ declare -A spec=(
   [channel2d-cylinder]="2 0.04"
   [channel3d-cylinder]="3 0.06"
   [part]="3 0.25"
+  [cavity]="2 0.0625"
+  [cavity3d]="3 0.1"
+  [channel]="2 0.1"
 )
-all_meshes=(square cube channel2d-cylinder channel3d-cylinder part)
+all_meshes=(square cube channel2d-cylinder channel3d-cylinder part cavity cavity3d channel)
 # The meshes kept in git (meshes/NAME-LEVEL.msh), used by tests and demos.
 committed=(square-1 square-2 square-3 cube-1 cube-2 cube-3 channel2d-cylinder-1
-  channel3d-cylinder-1 part-1 part-2)
+  channel3d-cylinder-1 part-1 part-2 cavity-1 cavity-2 cavity3d-1 channel-1 channel-2)
 big_h=0.0166  # unit cube with about 1M tetrahedra (see meshes/README.md)
 tested_gmsh=4.8.4
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "core/error.hpp"
 #include "core/types.hpp"
 #include "topology/mesh.hpp"
 
@@ -52,6 +53,11 @@ class Backend {
   // Sum of x_i y_i over the first n entries (n = the owned count; ghosts never count twice). The
   // sum is local to this rank: solvers add the ranks' sums (solvers::global_dot).
   virtual real dot(const Field& x, const Field& y, index n) const = 0;
+  // Largest |x_i| over the first n entries (this rank's; solvers::global_max combines ranks).
+  // Used for the CFL number and max |D U| of ns-classical.
+  virtual real max_abs(const Field& /*x*/, index /*n*/) const {
+    throw InputError("backend '" + name() + "' has no max_abs yet (ns-classical needs it)");
+  }
   virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
   virtual void xpay(const Field& x, real a, Field& y) const = 0;              // y = x + a y
   virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
@@ -75,6 +81,15 @@ class Backend {
                            Field& u_cell) const = 0;  // u_cell: 3 per cell
   virtual void integrate(const topology::Mesh& m, const Field& v_cell,
                          Field& u_face) const = 0;  // v_cell: 3 per cell
+  // Convective acceleration at cells, 3 per cell (backend/cpu/convection.cpp):
+  // n_c = (1/V_c) sum_f s(c,f) U_f (u_f - u_c), u_f = (1-upwind) central + upwind upwind-cell
+  // velocity; boundary faces take u_boundary (3 per owned boundary face) on inflow, u_c on
+  // outflow. u_cell needs its ghosts; owned cells are written.
+  virtual void convection(const topology::Mesh& /*m*/, const Field& /*u_face*/,
+                          const Field& /*u_cell*/, const Field& /*u_boundary*/, real /*upwind*/,
+                          Field& /*n_cell*/) const {
+    throw InputError("backend '" + name() + "' has no convection yet (ns-classical needs it)");
+  }
 
   // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
   // until a halo exchange fills them.

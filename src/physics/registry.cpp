@@ -4,13 +4,15 @@
 
 #include "physics/heat.hpp"
 #include "physics/model.hpp"
+#include "physics/ns_classical.hpp"
 
 namespace scfd::physics {
 
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
                                   const backend::Backend& backend, halo::Halo& halo) {
-  static constexpr std::array<std::string_view, 1> models = {"heat"};
+  static constexpr std::array<std::string_view, 2> models = {"heat", "ns-classical"};
   const std::string model = c.choice("physics.model", models);
+  if (model == "ns-classical") return make_ns_classical_model(c, mesh, backend, halo);
   return make_heat_model(c, mesh, backend, halo);
 }
 

@@ -1,6 +1,9 @@
 // The cpu backend: vector operations and reductions on host arrays, in index order.
 #include "backend/cpu/cpu_backend.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "backend/cpu/node_system.hpp"
 #include "backend/cpu/operators.hpp"
 #include "core/error.hpp"
@@ -59,6 +62,14 @@ real CpuBackend::dot(const Field& xf, const Field& yf, index n) const {
   real s = 0;
   for (index i = 0; i < n; ++i) s += x[i] * y[i];
   return s;
+}
+
+real CpuBackend::max_abs(const Field& xf, index n) const {
+  SCFD_CHECK(n >= 0 && n <= xf.size(), "max_abs over {} of {} entries", n, xf.size());
+  auto x = host(xf);
+  real m = 0;
+  for (index i = 0; i < n; ++i) m = std::max(m, std::abs(x[i]));
+  return m;
 }
 
 void CpuBackend::download_indices(const Field& xf, std::span<const index> indices,
@@ -156,6 +167,10 @@ void CpuBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field
 }
 void CpuBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
   cpu::integrate(m, as_vec3(v_cell), host(u_face));
+}
+void CpuBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
+                            const Field& u_boundary, real upwind, Field& n_cell) const {
+  cpu::convection(m, host(u_face), as_vec3(u_cell), as_vec3(u_boundary), upwind, as_vec3(n_cell));
 }
 
 void CpuBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,

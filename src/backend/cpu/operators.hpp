@@ -42,6 +42,14 @@ void interpolate(const Mesh& m, std::span<const real> u_face, std::span<Vec3> u_
 // only the c1 term. For a constant v it is v·(x_c2 - x_c1) on interior faces.
 void integrate(const Mesh& m, std::span<const Vec3> v_cell, std::span<real> u_face);
 
+// Convective acceleration at cells (ns-classical, see convection.cpp):
+// n_c = (1/V_c) sum_f s(c,f) U_f (u_f - u_c), u_f the central/upwind blend of the two cells'
+// velocities (upwind = 0 central, 1 first-order upwind); on boundary faces u_f = u_boundary
+// (one vector per owned boundary face) where the flux enters, u_c where it leaves. Reads the
+// velocities of the face neighbours (ghosts exchanged), writes owned cells.
+void convection(const Mesh& m, std::span<const real> u_face, std::span<const Vec3> u_cell,
+                std::span<const Vec3> u_boundary, real upwind, std::span<Vec3> n_cell);
+
 // Node Laplacian (P1 stiffness, equal to the median-dual diffusion operator):
 // (K T)_i = sum over edges e=(i,j) of w_e (T_i - T_j), with w_e = edge_weight[e]
 // (mesh.edge_stiffness for unit conductivity). Symmetric, positive semi-definite, K 1 = 0.

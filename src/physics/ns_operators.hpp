@@ -1,0 +1,102 @@
+// The Fields of the ns-classical model and its two linear operators (see ns_classical.hpp),
+// kept apart from the time stepping so that each file does one job. Internal to the physics
+// module.
+#pragma once
+
+#include <memory>
+
+#include "backend/backend.hpp"
+#include "halo/halo.hpp"
+#include "solvers/linear_operator.hpp"
+#include "topology/mesh.hpp"
+
+namespace scfd::physics::ns {
+
+using backend::Field;
+using FieldPtr = std::unique_ptr<Field>;
+
+// The Fields of the model. Face fields have n_faces entries, cell fields n_cells, curl fields
+// n_curl, boundary fields one (or 3) per owned boundary face.
+struct State {
+  FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
+      cfl_weight;                                           // geometry
+  FieldPtr u, u_star, rhs, conv, conv_old, face_a, face_b;  // faces
+  FieldPtr p, psi, cell_a, ones;                            // cells
+  FieldPtr u_cell, n_cell;                                  // 3 per cell
+  FieldPtr bc_flux;                                         // faces: fixed fluxes
+  FieldPtr bc_velocity, bc_pressure, zero_boundary;         // boundary faces
+  FieldPtr bc_circulation, curl_a;                          // curl entities
+};
+
+// y = free .* ((M + nu dt K)(free .* x)) + fixed .* x, K = M C W R M: the momentum matrix with
+// the rows and columns of the fixed faces eliminated symmetrically.
+class MomentumOperator final : public solvers::LinearOperator {
+ public:
+  MomentumOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, State& s)
+      : m_(m), be_(be), halo_(halo), s_(s) {}
+  index size() const override { return m_.n_faces; }
+  index owned() const override { return m_.n_owned_faces; }
+  void apply(Field& x, Field& y) const override {
+    halo_.faces.exchange(be_, x);
+    be_.multiply(*s_.free, x, *s_.face_a);
+    viscous(*s_.face_a, *s_.face_b);
+    be_.multiply(*s_.mass, *s_.face_a, y);
+    be_.axpy(nu_dt, *s_.face_b, y);
+    be_.multiply(*s_.free, y, y);
+    be_.multiply(*s_.fixed, x, *s_.face_b);
+    be_.axpy(1, *s_.face_b, y);
+  }
+  // d = free .* (mass + nu dt viscous_diag) + fixed.
+  void diagonal(Field& d) const override {
+    be_.copy(*s_.mass, d);
+    be_.axpy(nu_dt, *s_.viscous_diag, d);
+    be_.multiply(*s_.free, d, d);
+    be_.axpy(1, *s_.fixed, d);
+  }
+  // y = M C W (R M x + extra), owned faces; x needs its ghosts. `extra` (curl entities, or null)
+  // is the wall part of the circulation.
+  void viscous(const Field& x, Field& y, const Field* extra = nullptr) const {
+    be_.multiply(*s_.mass, x, y);
+    be_.rotation(m_, y, *s_.curl_a);
+    if (extra != nullptr) be_.axpy(1, *extra, *s_.curl_a);
+    be_.multiply(*s_.weight, *s_.curl_a, *s_.curl_a);
+    curl_plan().exchange(be_, *s_.curl_a);
+    be_.curl(m_, *s_.curl_a, y);
+    be_.multiply(*s_.mass, y, y);
+  }
+  real nu_dt = 0;
+
+ private:
+  halo::HaloPlan& curl_plan() const {
+    return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
+  }
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  halo::Halo& halo_;
+  State& s_;
+};
+
+// y = -D A~^-1 G0 x (G0: the gradient with zero boundary values; A~^-1 is zero on fixed faces).
+class PressureOperator final : public solvers::LinearOperator {
+ public:
+  PressureOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, State& s)
+      : m_(m), be_(be), halo_(halo), s_(s) {}
+  index size() const override { return m_.n_cells; }
+  index owned() const override { return m_.n_owned_cells; }
+  void apply(Field& x, Field& y) const override {
+    halo_.cells.exchange(be_, x);
+    be_.gradient(m_, x, *s_.zero_boundary, *s_.face_a);
+    be_.multiply(*s_.neg_mobility, *s_.face_a, *s_.face_a);
+    halo_.faces.exchange(be_, *s_.face_a);
+    be_.divergence(m_, *s_.face_a, y);
+  }
+  void diagonal(Field& d) const override { be_.copy(*s_.pressure_diag, d); }
+
+ private:
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  halo::Halo& halo_;
+  State& s_;
+};
+
+}  // namespace scfd::physics::ns

@@ -1,0 +1,75 @@
+// The ns-classical cases on np = 1 and 2 ranks (`mpirun -np N streamcfd run CASE`, the documented
+// command) give the serial answer: kinetic energy, probe velocities and the verification error
+// agree to solver tolerance, and the CG iteration totals follow the serial ones closely. Covers
+// all-wall boundaries with a moving lid (singular pressure system), a velocity inlet with an
+// outlet, and a 3D case.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "common/json_number.hpp"
+#include "common/run_command.hpp"
+
+namespace scfd {
+namespace {
+
+struct Summary {
+  std::string json;
+  double figure(const std::string& name) const { return test::json_number(json, name); }
+};
+
+Summary run_case(const std::string& case_file, int np, const std::string& sets) {
+  const auto out = test::fresh_directory("ns_np" + std::to_string(np));
+  const std::string cmd = std::string(SCFD_MPIRUN) + " -np " + std::to_string(np) + " " +
+                          SCFD_BINARY + " run " + SCFD_SOURCE_DIR + "/" + case_file +
+                          " --quiet --set output.directory=" + out.string() + " " + sets;
+  const auto r = test::run_command(cmd);
+  EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
+  Summary s{test::slurp(out / "ns-classical_summary.json")};
+  EXPECT_EQ(s.figure("ranks"), np) << s.json;
+  std::filesystem::remove_all(out);
+  return s;
+}
+
+void expect_same(const Summary& s, const Summary& serial, const std::string& name, double tol) {
+  const double ref = serial.figure(name);
+  ASSERT_FALSE(std::isnan(ref)) << name << " missing in\n" << serial.json;
+  EXPECT_NEAR(s.figure(name), ref, tol * std::max(1.0, std::abs(ref))) << name;
+}
+
+class NsParallel : public ::testing::TestWithParam<int> {};
+
+TEST_P(NsParallel, Cavity2dMatchesSerial) {
+  const std::string sets = "--set time.end=0.5";
+  static const Summary serial = run_case("cases/cavity2d/case.toml", 1, sets);
+  const Summary s = run_case("cases/cavity2d/case.toml", GetParam(), sets);
+  expect_same(s, serial, "kinetic_energy", 1e-9);
+  for (const char* p : {"probe0_ux", "probe7_ux", "probe14_ux", "probe16_uy", "probe29_uy"})
+    expect_same(s, serial, p, 1e-8);
+  EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"),
+              0.01 * serial.figure("iterations_total"));
+}
+
+TEST_P(NsParallel, PoiseuilleWithOutletMatchesSerial) {
+  const std::string sets = "--set time.end=0.5";
+  static const Summary serial = run_case("cases/poiseuille2d/case.toml", 1, sets);
+  const Summary s = run_case("cases/poiseuille2d/case.toml", GetParam(), sets);
+  expect_same(s, serial, "kinetic_energy", 1e-9);
+  expect_same(s, serial, "error_l2", 1e-8);
+}
+
+TEST_P(NsParallel, Cavity3dMatchesSerial) {
+  const std::string sets = "--set time.end=0.1";
+  static const Summary serial = run_case("cases/cavity3d/case.toml", 1, sets);
+  const Summary s = run_case("cases/cavity3d/case.toml", GetParam(), sets);
+  expect_same(s, serial, "kinetic_energy", 1e-9);
+  for (const char* p : {"probe2_ux", "probe4_ux", "probe5_uy"}) expect_same(s, serial, p, 1e-8);
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, NsParallel, ::testing::Values(1, 2), [](const auto& param_info) {
+  return "np" + std::to_string(param_info.param);
+});
+
+}  // namespace
+}  // namespace scfd
