@@ -135,6 +135,8 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
       [&] { be.node_system(m, *d_node, 1, *w, *fixed, *x_node, *y_node); });
   run("node_system_diagonal", 0, m.n_owned_nodes,
       [&] { be.node_system_diagonal(m, *d_node, 1, *w, *fixed, *y_node); });
+  const auto system = be.make_node_system(m, *d_node, 1, *w, *fixed);
+  run("node_system_apply", 0, m.n_owned_nodes, [&] { system->apply(*x_node, *y_node); });
   return out;
 }
 

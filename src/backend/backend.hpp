@@ -26,6 +26,18 @@ class Field {
   virtual index size() const = 0;
 };
 
+// An assembled node system (Backend::make_node_system): the operator of Backend::node_system with
+// d, b, w and fixed captured when it was made, applied as y = A x. The values are copied at
+// creation, so later changes to those fields do not reach it: a caller re-creates it whenever d,
+// b, w or fixed change (a new time step size, say). It refers to the Mesh and the Backend that
+// made it, which must outlive it, and it is applied to Fields of that backend only.
+class NodeSystem {
+ public:
+  virtual ~NodeSystem() = default;
+  // y = A x on the owned nodes (x with its ghosts up to date; ghosts of y are not written).
+  virtual void apply(const Field& x, Field& y) const = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -99,6 +111,11 @@ class Backend {
   // with free = 1 - fixed (fixed_i = 1 on Dirichlet nodes). b = 0 gives a diagonal operator.
   virtual void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                            const Field& fixed, const Field& x, Field& y) const = 0;
+  // node_system with its coefficients assembled once: the same operator, for PCG loops that apply
+  // it many times (a backend stores what is cheapest to apply; see NodeSystem).
+  virtual std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d,
+                                                       real b, const Field& w,
+                                                       const Field& fixed) const = 0;
   // Diagonal of node_system: d_i + b sum_e w_e on free nodes, 1 on fixed nodes.
   virtual void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
                                     const Field& fixed, Field& diag) const = 0;

@@ -24,16 +24,27 @@ namespace {
 
 using backend::Field;
 
+// The implicit operator M/Δt + θ(K + R) with the Dirichlet elimination, assembled once by the
+// backend (Backend::make_node_system). d, θ and the weights are fixed for a run (Δt is set before
+// the first step and never changes), so HeatModel builds it once; a change of Δt or of d would
+// need a new one.
 class NodeSystem final : public solvers::LinearOperator {
  public:
   NodeSystem(const topology::Mesh& m, const backend::Backend& be, halo::HaloPlan& nodes,
              const Field& d, real b, const Field& w, const Field& fixed)
-      : m_(m), be_(be), nodes_(nodes), d_(d), b_(b), w_(w), fixed_(fixed) {}
+      : m_(m),
+        be_(be),
+        nodes_(nodes),
+        system_(be.make_node_system(m, d, b, w, fixed)),
+        d_(d),
+        b_(b),
+        w_(w),
+        fixed_(fixed) {}
   index size() const override { return m_.n_nodes; }
   index owned() const override { return m_.n_owned_nodes; }
   void apply(Field& x, Field& y) const override {
     nodes_.exchange(be_, x);
-    be_.node_system(m_, d_, b_, w_, fixed_, x, y);
+    system_->apply(x, y);
   }
   void diagonal(Field& diag) const override {
     be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);
@@ -43,6 +54,7 @@ class NodeSystem final : public solvers::LinearOperator {
   const topology::Mesh& m_;
   const backend::Backend& be_;
   halo::HaloPlan& nodes_;
+  std::unique_ptr<backend::NodeSystem> system_;
   const Field& d_;
   real b_;
   const Field& w_;

@@ -3,8 +3,9 @@
 // element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot and
 // pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; download_indices (with its cached index lists) and upload_range;
-// Jacobi-PCG on a heat-like node system (Dirichlet nodes eliminated) reproduces the cpu backend's
-// iteration count +-1 and solution; make_backend's errors are one line.
+// Jacobi-PCG on a heat-like node system (Dirichlet nodes eliminated, the assembled operator of
+// make_node_system) reproduces the cpu backend's iteration count +-1 and solution; make_backend's
+// errors are one line.
 //
 // fp32: both backends get the same float-representable inputs, so the cpu result is the exact
 // answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
@@ -291,7 +292,7 @@ TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
 }
 
 // Backward-Euler heat step on the nodes of a mesh: (V/dt + K) T = rhs with Dirichlet nodes on
-// the boundary, through Backend::node_system, as physics/heat drives it.
+// the boundary, through Backend::make_node_system, as physics/heat drives it.
 class NodeSystem final : public solvers::LinearOperator {
  public:
   NodeSystem(const Backend& be, const topology::Mesh& m) : be_(be), m_(m) {
@@ -305,10 +306,11 @@ class NodeSystem final : public solvers::LinearOperator {
     d_ = upload(d);
     w_ = upload(m.edge_stiffness);
     fixed_ = upload(fixed);
+    system_ = be.make_node_system(m, *d_, 1, *w_, *fixed_);
   }
   index size() const override { return m_.n_nodes; }
   index owned() const override { return m_.n_owned_nodes; }
-  void apply(Field& x, Field& y) const override { be_.node_system(m_, *d_, 1, *w_, *fixed_, x, y); }
+  void apply(Field& x, Field& y) const override { system_->apply(x, y); }
   void diagonal(Field& d) const override { be_.node_system_diagonal(m_, *d_, 1, *w_, *fixed_, d); }
 
  private:
@@ -320,6 +322,7 @@ class NodeSystem final : public solvers::LinearOperator {
   const Backend& be_;
   const topology::Mesh& m_;
   std::unique_ptr<Field> d_, w_, fixed_;
+  std::unique_ptr<backend::NodeSystem> system_;
 };
 
 struct Solve {

@@ -138,6 +138,26 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Operators& o
       label("node_system_diagonal"), nn, nno, p, tol,
       [&](auto& out) { cpu::node_system_diagonal(m, d, b, w, fixed, out); },
       [&](Buffer& out) { ops.node_system_diagonal(dm, d_d, b, w_d, fixed_d, out); });
+
+  // The assembled node system: the diagonal of node_system_assemble against its cpu twin, then
+  // node_system_apply on the device's coefficients against its twin on the cpu's, and against
+  // node_system itself (the same operator, summed in another order).
+  const std::size_t rs = p == Precision::fp64 ? sizeof(double) : sizeof(float);
+  std::vector<real> coef(static_cast<std::size_t>(cpu::node_system_entries(m))), diag(nno);
+  cpu::node_system_assemble(m, d, b, w, fixed, coef, diag);
+  Buffer coef_d(Operators::node_system_entries(dm) * rs), diag_d(nno * rs);
+  expect_twins(
+      label("node_system_assemble"), nno, nno, p, tol, [&](auto& out) { out = diag; },
+      [&](Buffer& out) { ops.node_system_assemble(dm, d_d, b, w_d, fixed_d, coef_d, out); });
+  ops.node_system_assemble(dm, d_d, b, w_d, fixed_d, coef_d, diag_d);
+  expect_twins(
+      label("node_system_apply"), nn, nno, p, tol,
+      [&](auto& out) { cpu::node_system_apply(m, coef, diag, x, out); },
+      [&](Buffer& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
+  expect_twins(
+      label("node_system_apply vs node_system"), nn, nno, p, tol,
+      [&](auto& out) { cpu::node_system(m, d, b, w, fixed, x, out); },
+      [&](Buffer& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
 }
 
 // Rank `rank` of 3 slabs along x (by cell centroid): rank 1 has ghosts on both sides.
@@ -228,12 +248,13 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
       "divergence: d_cell");
 }
 
-// The traffic model knows the 9 operators, and only those.
+// The traffic model knows the 10 operators, and only those.
 TEST(GlOperatorsBytes, ModelCoversEveryOperator) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const Mesh& m = *find_mesh("cube_irregular");
-  for (const char* op : {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate",
-                         "node_laplacian", "node_system", "node_system_diagonal"}) {
+  for (const char* op :
+       {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate", "node_laplacian",
+        "node_system", "node_system_diagonal", "node_system_apply"}) {
     const double b64 = Operators::bytes(op, m, Precision::fp64);
     const double b32 = Operators::bytes(op, m, Precision::fp32);
     EXPECT_GT(b32, 0) << op;

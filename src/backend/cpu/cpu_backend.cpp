@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "backend/cpu/node_system.hpp"
 #include "backend/cpu/operators.hpp"
@@ -176,6 +177,34 @@ void CpuBackend::convection(const topology::Mesh& m, const Field& u_face, const 
 void CpuBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                              const Field& fixed, const Field& x, Field& y) const {
   cpu::node_system(m, host(d), b, host(w), host(fixed), host(x), host(y));
+}
+
+namespace {
+
+// The assembled node system on the host: coefficients and diagonal of node_system_assemble.
+class CpuNodeSystem final : public NodeSystem {
+ public:
+  CpuNodeSystem(const topology::Mesh& m, const Field& d, real b, const Field& w, const Field& fixed)
+      : m_(m),
+        coef_(static_cast<std::size_t>(node_system_entries(m))),
+        diag_(static_cast<std::size_t>(m.n_owned_nodes)) {
+    node_system_assemble(m, host(d), b, host(w), host(fixed), coef_, diag_);
+  }
+  void apply(const Field& x, Field& y) const override {
+    node_system_apply(m_, coef_, diag_, host(x), host(y));
+  }
+
+ private:
+  const topology::Mesh& m_;
+  std::vector<real> coef_, diag_;
+};
+
+}  // namespace
+
+std::unique_ptr<NodeSystem> CpuBackend::make_node_system(const topology::Mesh& m, const Field& d,
+                                                         real b, const Field& w,
+                                                         const Field& fixed) const {
+  return std::make_unique<CpuNodeSystem>(m, d, b, w, fixed);
 }
 
 void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,

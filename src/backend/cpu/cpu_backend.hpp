@@ -53,6 +53,8 @@ class CpuBackend final : public Backend {
                   const Field& u_boundary, real upwind, Field& n_cell) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
+  std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d, real b,
+                                               const Field& w, const Field& fixed) const override;
   void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
                             const Field& fixed, Field& diag) const override;
   void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,

@@ -47,4 +47,55 @@ void node_system_diagonal(const topology::Mesh& m, std::span<const real> d, real
   }
 }
 
+namespace {
+
+// The node at the other end of edge e from node i.
+index other_node(const topology::Mesh& m, index e, index i) {
+  return m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
+}
+
+}  // namespace
+
+index node_system_entries(const topology::Mesh& m) {
+  const auto& ne = m.node_edges;
+  return ne.offset.empty() ? 0 : ne.offset[m.n_owned_nodes];
+}
+
+// The diagonal is summed as node_system_diagonal sums it, so the two agree bit for bit.
+void node_system_assemble(const topology::Mesh& m, std::span<const real> d, real b,
+                          std::span<const real> w, std::span<const real> fixed,
+                          std::span<real> coef, std::span<real> diag) {
+  const auto n = static_cast<std::size_t>(m.n_nodes);
+  const auto& ne = m.node_edges;
+  SCFD_CHECK(d.size() == n && fixed.size() == n &&
+             w.size() == static_cast<std::size_t>(m.n_edges) &&
+             diag.size() == static_cast<std::size_t>(m.n_owned_nodes) &&
+             coef.size() == static_cast<std::size_t>(node_system_entries(m)));
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
+    const bool fixed_i = fixed[i] != 0;
+    real sum = 0;
+    for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k) {
+      const index e = ne.item[k];
+      sum += w[e];
+      coef[k] = fixed_i || fixed[other_node(m, e, i)] != 0 ? 0 : -b * w[e];
+    }
+    diag[i] = fixed_i ? 1 : d[i] + b * sum;
+  }
+}
+
+void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
+                       std::span<const real> diag, std::span<const real> x, std::span<real> y) {
+  const auto n = static_cast<std::size_t>(m.n_nodes);
+  const auto& ne = m.node_edges;
+  SCFD_CHECK(x.size() == n && y.size() == n &&
+             diag.size() == static_cast<std::size_t>(m.n_owned_nodes) &&
+             coef.size() == static_cast<std::size_t>(node_system_entries(m)));
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
+    real yi = diag[i] * x[i];
+    for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k)
+      yi += coef[k] * x[other_node(m, ne.item[k], i)];
+    y[i] = yi;
+  }
+}
+
 }  // namespace scfd::backend::cpu

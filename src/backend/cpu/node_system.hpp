@@ -19,4 +19,21 @@ void node_system_diagonal(const topology::Mesh& m, std::span<const real> d, real
                           std::span<const real> w, std::span<const real> fixed,
                           std::span<real> diag);
 
+// The same operator assembled (Backend::make_node_system): node_system = node_system_apply after
+// node_system_assemble, up to rounding. For the owned rows of node_edges, in CSR order (entry k of
+// row i at node_edges.offset[i] + k; offset[n_owned_nodes] entries in all), the coefficient of
+// the neighbour j across edge e = (i, j)
+//   coef = -b w_e   if i and j are free,   0 otherwise
+// (Dirichlet columns dropped, Dirichlet rows empty), and per owned node the diagonal of
+// node_system_diagonal (diag has n_owned_nodes entries).
+index node_system_entries(const topology::Mesh& m);  // size of coef: node_edges of the owned rows
+
+void node_system_assemble(const topology::Mesh& m, std::span<const real> d, real b,
+                          std::span<const real> w, std::span<const real> fixed,
+                          std::span<real> coef, std::span<real> diag);
+
+// y_i = diag_i x_i + sum over the entries k of row i of coef_k x_j(k), for the owned nodes i.
+void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
+                       std::span<const real> diag, std::span<const real> x, std::span<real> y);
+
 }  // namespace scfd::backend::cpu

@@ -411,6 +411,36 @@ void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, con
                             buffer(y));
 }
 
+// The assembled node system on the device: a coefficient per SELL entry of node_edges and a
+// diagonal per owned node. It looks its device mesh up at every apply (a lookup in a short list):
+// a mesh rebuilt in place gets a new DeviceMesh, whose entry count the size checks compare with.
+class GlNodeSystem final : public NodeSystem {
+ public:
+  GlNodeSystem(const GlBackend& be, const topology::Mesh& m, const Field& d, real b, const Field& w,
+               const Field& fixed)
+      : be_(be),
+        m_(m),
+        coef_(Operators::node_system_entries(be.device_mesh(m)) * real_bytes(be.precision_)),
+        diag_(static_cast<std::size_t>(m.n_owned_nodes) * real_bytes(be.precision_)) {
+    be.state_->ops().node_system_assemble(be.device_mesh(m), buffer(d), b, buffer(w), buffer(fixed),
+                                          coef_, diag_);
+  }
+  void apply(const Field& x, Field& y) const override {
+    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, buffer(x), buffer(y));
+  }
+
+ private:
+  const GlBackend& be_;
+  const topology::Mesh& m_;
+  Buffer coef_, diag_;
+};
+
+std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m, const Field& d,
+                                                        real b, const Field& w,
+                                                        const Field& fixed) const {
+  return std::make_unique<GlNodeSystem>(*this, m, d, b, w, fixed);
+}
+
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
                                      const Field& w, const Field& fixed, Field& diag) const {
   state_->ops().node_system_diagonal(device_mesh(m), buffer(d), b, buffer(w), buffer(fixed),

@@ -72,12 +72,17 @@ class GlBackend final : public Backend {
   void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
+  // Coefficients in the SELL layout of the device mesh (node_system_assemble.glsl), applied by
+  // node_system_apply.glsl.
+  std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d, real b,
+                                               const Field& w, const Field& fixed) const override;
   void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
                             const Field& fixed, Field& diag) const override;
   void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                       Field& y) const override;
 
  private:
+  friend class GlNodeSystem;  // applies itself through device_mesh() and the Operators
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   scfd::gl::Precision precision_;

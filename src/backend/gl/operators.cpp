@@ -19,8 +19,10 @@
 //   node_laplacian     sell(Nno) + 8 nnz + R (Ne + Nn + Nno)
 //   node_system        sell(Nno) + 8 nnz + R (Ne + 2 Nn + Nno + Nno)     (x, fixed; d; y)
 //   node_system_diag.  sell(Nno) + 4 nnz + R (Ne + 3 Nno)                (d, fixed, diag)
+//   node_system_apply  sell(Nno) + (4 + R) nnz + R (Nn + Nno + Nno)     (x; diag; y)
 // node_system counts every row as free (fixed rows read no list): an upper bound that is tight
-// when the Dirichlet nodes are a boundary layer.
+// when the Dirichlet nodes are a boundary layer. node_system_apply reads per entry only the
+// neighbour and its coefficient (the assembly of node_system_assemble is not timed per iteration).
 #include "backend/gl/operators.hpp"
 
 #include <cstdint>
@@ -72,7 +74,8 @@ double entries(const topology::Csr& c, index rows) {
 // for 2D and 3D ([0] and [1]) so their loops unroll.
 struct Operators::Programs {
   Precision precision;
-  Program gradient, rotation, node_laplacian, node_system, node_system_diagonal;
+  Program gradient, rotation, node_laplacian, node_system, node_system_diagonal,
+      node_system_assemble, node_system_apply;
   Program divergence[2], curl[2], interpolate[2], integrate[2];
 
   explicit Programs(Precision p) : precision(p) {
@@ -82,6 +85,8 @@ struct Operators::Programs {
     node_laplacian = scfd::gl::compile_compute("node_laplacian", p, sell);
     node_system = scfd::gl::compile_compute("node_system", p, sell);
     node_system_diagonal = scfd::gl::compile_compute("node_system_diagonal", p, sell);
+    node_system_assemble = scfd::gl::compile_compute("node_system_assemble", p, sell);
+    node_system_apply = scfd::gl::compile_compute("node_system_apply", p, sell);
     for (int d = 2; d <= 3; ++d) {
       const scfd::gl::Defines dim = {{"DIM", std::to_string(d)}};
       divergence[d - 2] = scfd::gl::compile_compute("divergence", p, dim);
@@ -123,6 +128,7 @@ double Operators::bytes(std::string_view op, const Mesh& m, Precision p) {
   if (op == "node_laplacian") return lists + 8 * nnz + R * (Ne + Nn + Nno);
   if (op == "node_system") return lists + 8 * nnz + R * (Ne + 2 * Nn + 2 * Nno);
   if (op == "node_system_diagonal") return lists + 4 * nnz + R * (Ne + 3 * Nno);
+  if (op == "node_system_apply") return lists + (4 + R) * nnz + R * (Nn + 2 * Nno);
   SCFD_CHECK(false, "Operators::bytes: unknown operator '{}'", op);
   return 0;
 }
@@ -286,6 +292,58 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, doub
   fixed.bind(5);
   diag.bind(6);
   prog.set_real("b", b_scale);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.dispatch(m.n_owned_nodes);
+}
+
+std::size_t Operators::node_system_entries(const DeviceMesh& m) {
+  return m.buffers().node_edges.item2.size() / sizeof(std::int32_t);
+}
+
+void Operators::node_system_assemble(const DeviceMesh& dm, const Buffer& d, double b_scale,
+                                     const Buffer& w, const Buffer& fixed, Buffer& coef,
+                                     Buffer& diag) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(d, m.n_nodes, P.precision, "node_system_assemble: d");
+  check_size(w, m.n_edges, P.precision, "node_system_assemble: w");
+  check_size(fixed, m.n_nodes, P.precision, "node_system_assemble: fixed");
+  check_size(coef, node_system_entries(dm), P.precision, "node_system_assemble: coef");
+  check_size(diag, m.n_owned_nodes, P.precision, "node_system_assemble: diag");
+  check_distinct(coef, {&d, &w, &fixed}, "node_system_assemble");
+  check_distinct(diag, {&d, &w, &fixed, &coef}, "node_system_assemble");
+  Program& prog = programs_->node_system_assemble;
+  bind_sell(b.node_edges);
+  b.node_edges.item.bind(2);
+  b.node_edges.item2.bind(3);
+  d.bind(4);
+  w.bind(5);
+  fixed.bind(6);
+  coef.bind(7);
+  diag.bind(8);
+  prog.set_real("b", b_scale);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.dispatch(m.n_owned_nodes);
+}
+
+void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, const Buffer& diag,
+                                  const Buffer& x, Buffer& y) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(coef, node_system_entries(dm), P.precision, "node_system_apply: coef");
+  check_size(diag, m.n_owned_nodes, P.precision, "node_system_apply: diag");
+  check_size(x, m.n_nodes, P.precision, "node_system_apply: x");
+  check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
+  check_distinct(y, {&coef, &diag, &x}, "node_system_apply");
+  Program& prog = programs_->node_system_apply;
+  bind_sell(b.node_edges);
+  b.node_edges.item2.bind(2);
+  coef.bind(3);
+  diag.bind(4);
+  x.bind(5);
+  y.bind(6);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
   prog.dispatch(m.n_owned_nodes);
 }

@@ -23,7 +23,7 @@ class Operators {
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
 
-  // Bytes one call of operator `op` ("gradient", ..., "node_system_diagonal") moves between GPU
+  // Bytes one call of operator `op` ("gradient", ..., "node_system_apply") moves between GPU
   // memory and the cores on mesh m, by the model stated in operators.cpp (every array entry the
   // kernel reads or writes counted once; connectivity included). `streamcfd bench` divides it
   // by the measured time.
@@ -41,6 +41,13 @@ class Operators {
                    const Buffer& fixed, const Buffer& x, Buffer& y);
   void node_system_diagonal(const DeviceMesh& m, const Buffer& d, double b, const Buffer& w,
                             const Buffer& fixed, Buffer& diag);
+  // The assembled node system (Backend::make_node_system): coef holds one real per padded SELL
+  // entry of m's node_edges (node_system_entries), diag one per owned node.
+  static std::size_t node_system_entries(const DeviceMesh& m);
+  void node_system_assemble(const DeviceMesh& m, const Buffer& d, double b, const Buffer& w,
+                            const Buffer& fixed, Buffer& coef, Buffer& diag);
+  void node_system_apply(const DeviceMesh& m, const Buffer& coef, const Buffer& diag,
+                         const Buffer& x, Buffer& y);
 
  private:
   struct Programs;
