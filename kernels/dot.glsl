@@ -36,7 +36,7 @@ void main() {
     uint i = base + k * LOCAL_SIZE;
     if (i < n) s += acc(x[i]) * acc(y[i]);
   }
-  s = scfd_workgroup_sum(s);
+  s = scfd_workgroup_reduce(s);
   // A 2D grid may hold a few workgroups past the last block: they write nothing.
   if (gl_LocalInvocationID.x == 0 && g < (n + kBlock - 1) / kBlock) partial[g] = s;
 }

@@ -55,6 +55,6 @@ void main() {
       s += red_t(acc(ri) * acc(zi), acc(ri) * acc(ri));
     }
   }
-  s = scfd_workgroup_sum(s);
+  s = scfd_workgroup_reduce(s);
   if (gl_LocalInvocationID.x == 0 && g < (n + kBlock - 1) / kBlock) partial[g] = s;
 }

@@ -42,9 +42,9 @@ double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int 
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
 // Every Backend kernel (copy, axpy, xpay, dot, pcg_update, gradient, divergence, curl, rotation,
-// interpolate, integrate, node_laplacian, node_system, node_system_diagonal, node_system_apply
-// (the operator of node_system assembled by Backend::make_node_system, assembly not timed), in
-// this order) on mesh m: one warm-up call, then `repeat` timed calls.
+// interpolate, integrate, convection, node_laplacian, node_system, node_system_diagonal,
+// node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
+// not timed), in this order) on mesh m: one warm-up call, then `repeat` timed calls.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and

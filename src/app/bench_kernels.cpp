@@ -101,6 +101,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   auto q_cell = random_field(be, m.n_cells, -1, 1, rng), d_cell = be.make_field(m.n_cells);
   auto q_bound = random_field(be, m.n_boundary_faces(), -1, 1, rng);
   auto v_cell = random_field(be, 3 * m.n_cells, -1, 1, rng), u_cell = be.make_field(3 * m.n_cells);
+  auto v_bound = random_field(be, 3 * m.n_boundary_faces(), -1, 1, rng);
   auto s = random_field(be, m.n_curl(), -1, 1, rng), rot = be.make_field(m.n_curl());
   auto x_node = random_field(be, m.n_nodes, -1, 1, rng), y_node = be.make_field(m.n_nodes);
   auto d_node = random_field(be, m.n_nodes, 0, 1, rng), w = be.make_field(m.n_edges);
@@ -130,6 +131,8 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   run("rotation", 0, m.n_owned_curl(), [&] { be.rotation(m, *u_face, *rot); });
   run("interpolate", 0, 3 * m.n_owned_cells, [&] { be.interpolate(m, *u_face, *u_cell); });
   run("integrate", 0, nfo, [&] { be.integrate(m, *v_cell, *g_face); });
+  run("convection", 0, 3 * m.n_owned_cells,
+      [&] { be.convection(m, *u_face, *v_cell, *v_bound, 0.5, *u_cell); });
   run("node_laplacian", 0, m.n_owned_nodes, [&] { be.node_laplacian(m, *w, *x_node, *y_node); });
   run("node_system", 0, m.n_owned_nodes,
       [&] { be.node_system(m, *d_node, 1, *w, *fixed, *x_node, *y_node); });

@@ -67,9 +67,7 @@ class Backend {
   virtual real dot(const Field& x, const Field& y, index n) const = 0;
   // Largest |x_i| over the first n entries (this rank's; solvers::global_max combines ranks).
   // Used for the CFL number and max |D U| of ns-classical.
-  virtual real max_abs(const Field& /*x*/, index /*n*/) const {
-    throw InputError("backend '" + name() + "' has no max_abs yet (ns-classical needs it)");
-  }
+  virtual real max_abs(const Field& x, index n) const = 0;
   virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
   virtual void xpay(const Field& x, real a, Field& y) const = 0;              // y = x + a y
   virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
@@ -97,11 +95,8 @@ class Backend {
   // n_c = (1/V_c) sum_f s(c,f) U_f (u_f - u_c), u_f = (1-upwind) central + upwind upwind-cell
   // velocity; boundary faces take u_boundary (3 per owned boundary face) on inflow, u_c on
   // outflow. u_cell needs its ghosts; owned cells are written.
-  virtual void convection(const topology::Mesh& /*m*/, const Field& /*u_face*/,
-                          const Field& /*u_cell*/, const Field& /*u_boundary*/, real /*upwind*/,
-                          Field& /*n_cell*/) const {
-    throw InputError("backend '" + name() + "' has no convection yet (ns-classical needs it)");
-  }
+  virtual void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
+                          const Field& u_boundary, real upwind, Field& n_cell) const = 0;
 
   // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
   // until a halo exchange fills them.

@@ -2,10 +2,10 @@
 // fp32: every vector operation on random data of sizes 0, 1, around the workgroup sizes (64 for
 // element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot and
 // pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
-// relative to sum |x_i y_i|; download_indices (with its cached index lists) and upload_range;
-// Jacobi-PCG on a heat-like node system (Dirichlet nodes eliminated, the assembled operator of
-// make_node_system) reproduces the cpu backend's iteration count +-1 and solution; make_backend's
-// errors are one line.
+// relative to sum |x_i y_i|; max_abs equals the cpu's bit for bit; download_indices (with its
+// cached index lists) and upload_range; Jacobi-PCG on a heat-like node system (Dirichlet nodes
+// eliminated, the assembled operator of make_node_system) reproduces the cpu backend's iteration
+// count +-1 and solution; make_backend's errors are one line.
 //
 // fp32: both backends get the same float-representable inputs, so the cpu result is the exact
 // answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
@@ -206,6 +206,27 @@ TEST_P(GlBackendTest, DotMatchesCpuAndIsDeterministic) {
       ASSERT_EQ(std::bit_cast<std::uint64_t>(gpu->dot(*xs.gpu, *ys.gpu, n)),
                 std::bit_cast<std::uint64_t>(got))
           << "size " << size << ": dot changed on repeat " << repeat;
+  }
+}
+
+// A maximum is exact: max_abs must equal the cpu's bit for bit. The largest |x_i| is planted as
+// a negative value in the last owned entry, and a larger ghost entry (i >= n) must not count.
+TEST_P(GlBackendTest, MaxAbsEqualsCpuBitForBit) {
+  for (std::size_t size : {0, 1, 63, 1025, 100003}) {
+    const auto n = static_cast<index>(size - size / 7);  // owned entries: ghosts never count
+    std::vector<real> x = random_values(size, 9 + size, precision());
+    if (n > 0) x[static_cast<std::size_t>(n) - 1] = -1.5;
+    if (static_cast<std::size_t>(n) < size) x.back() = 8;
+    Pair xs = make_pair(x);
+    for (const index count : {n, n / 2}) {
+      const real want = cpu.max_abs(*xs.cpu, count);
+      const real got = gpu->max_abs(*xs.gpu, count);
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got), std::bit_cast<std::uint64_t>(want))
+          << "size " << size << " n " << count << ": " << got << " vs " << want;
+    }
+    if (n > 0) {
+      EXPECT_EQ(gpu->max_abs(*xs.gpu, n), 1.5) << "size " << size;
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 // gl-compute operator kernels (kernels/<op>.glsl through backend/gl/operators.hpp) against their
-// cpu twins (backend/cpu/), DESIGN.md §6: every operator, fp64 and fp32, on the 2D and 3D test
-// meshes (structured, jittered, distorted, sheared, committed Gmsh meshes) with random inputs
-// agrees to 1e-12 (fp64) / 1e-5 (fp32) relative to the largest |output|. On rank meshes cut by
+// cpu twins (backend/cpu/), DESIGN.md §6: every operator (convection with upwind 0, 1 and 0.5),
+// fp64 and fp32, on the 2D and 3D test meshes (structured, jittered, distorted, sheared,
+// committed Gmsh meshes) with random inputs agrees to 1e-12 (fp64) / 1e-5 (fp32) relative to the
+// largest |output|. On rank meshes cut by
 // partition::extract_local (owned entities first, ghosts last) only the owned outputs are
 // written: the ghost entries keep a sentinel.
 #include <gtest/gtest.h>
@@ -126,6 +127,21 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Operators& o
   expect_twins(
       label("integrate"), nf, nfo, p, tol, [&](auto& out) { cpu::integrate(m, v, out); },
       [&](Buffer& out) { ops.integrate(dm, v_d, out); });
+  // Convection: random fluxes enter and leave through every kind of face; u_boundary is read on
+  // the inflow boundary faces only, u_cell on both sides of every interior face.
+  const std::vector<Vec3> vb =
+      random_vectors(static_cast<std::size_t>(m.n_boundary_faces()), m.dim, 10);
+  const Buffer vb_d = to_device(flatten(vb), p);
+  for (const real upwind : {0.0, 1.0, 0.5}) {
+    expect_twins(
+        label("convection") + " upwind " + std::to_string(upwind), 3 * nc, 3 * nco, p, tol,
+        [&](auto& out) {
+          std::vector<Vec3> nv(nc, Vec3{kSentinel, kSentinel, kSentinel});
+          cpu::convection(m, u, v, vb, upwind, nv);
+          out = flatten(nv);
+        },
+        [&](Buffer& out) { ops.convection(dm, u_d, v_d, vb_d, upwind, out); });
+  }
   expect_twins(
       label("node_laplacian"), nn, nno, p, tol,
       [&](auto& out) { cpu::node_laplacian(m, w, x, out); },
@@ -248,13 +264,13 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
       "divergence: d_cell");
 }
 
-// The traffic model knows the 10 operators, and only those.
+// The traffic model knows the 11 operators, and only those.
 TEST(GlOperatorsBytes, ModelCoversEveryOperator) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const Mesh& m = *find_mesh("cube_irregular");
   for (const char* op :
-       {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate", "node_laplacian",
-        "node_system", "node_system_diagonal", "node_system_apply"}) {
+       {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate", "convection",
+        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply"}) {
     const double b64 = Operators::bytes(op, m, Precision::fp64);
     const double b32 = Operators::bytes(op, m, Precision::fp32);
     EXPECT_GT(b32, 0) << op;

@@ -84,26 +84,46 @@ SellRows sell_rows(const SellShape& s) {
   return r;
 }
 
-// cell_faces planes (signed) and the interpolation vectors s (x_f - x_c) / V_c.
+// The cell_neighbours entry of face f seen from owned cell c: the cell across f, or ~b on a
+// boundary face (b its index into boundary-value arrays).
+std::int32_t neighbour_across(const Mesh& m, index c, index f) {
+  const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+  if (c2 == kNone) {
+    SCFD_CHECK(c1 == c && f >= m.n_interior_faces && f < m.n_owned_faces,
+               "owned cell {}: boundary face {} is not an owned boundary face", c, f);
+    return ~static_cast<std::int32_t>(f - m.n_interior_faces);
+  }
+  SCFD_CHECK((c1 == c) != (c2 == c), "owned cell {}: face {} joins cells {} and {}", c, f, c1, c2);
+  const index other = c1 == c ? c2 : c1;
+  SCFD_CHECK(other >= 0, "owned cell {}: the cell across face {} is not local", c, f);
+  return static_cast<std::int32_t>(other);
+}
+
+// cell_faces planes (signed), the interpolation vectors s (x_f - x_c) / V_c, and the
+// cell_neighbours planes and 1 / V_c of convection.
 void build_cells(const Mesh& m, DeviceMesh::Buffers& b) {
   const int w = m.cell_width(), dim = m.dim;
   const auto n = static_cast<std::size_t>(m.n_owned_cells);
-  std::vector<std::int32_t> faces(n * w);
-  std::vector<double> interp(n * w * dim);
+  std::vector<std::int32_t> faces(n * w), neighbours(n * w);
+  std::vector<double> interp(n * w * dim), inv_volumes(n);
   for (std::size_t c = 0; c < n; ++c) {
     const Vec3 xc = m.cell_circumcentre[c];
     const real inv_volume = 1 / m.cell_volume[c];
+    inv_volumes[c] = inv_volume;
     for (int k = 0; k < w; ++k) {
       const std::size_t i = c * w + k;
       const index f = m.cell_faces[i];
       SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
       faces[k * n + c] = signed_index(f, m.cell_face_sign[i]);
+      neighbours[k * n + c] = neighbour_across(m, static_cast<index>(c), f);
       const Vec3 a = (m.cell_face_sign[i] * inv_volume) * (m.face_centre[f] - xc);
       for (int j = 0; j < dim; ++j) interp[(k * dim + j) * n + c] = a[j];
     }
   }
   b.cell_faces = int_buffer(faces);
   b.cell_interp = real_buffer(interp, b.precision);
+  b.cell_neighbours = int_buffer(neighbours);
+  b.cell_inv_volume = real_buffer(inv_volumes, b.precision);
 }
 
 // face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes.
@@ -187,8 +207,9 @@ bool DeviceMesh::matches(const topology::Mesh& m) const {
 
 std::size_t DeviceMesh::bytes() const {
   const Buffers& b = *buffers_;
-  return b.cell_faces.size() + b.cell_interp.size() + b.face_cells.size() + b.face_integ.size() +
-         b.face_curl.size() + sell_bytes(b.curl_faces) + sell_bytes(b.node_edges);
+  return b.cell_faces.size() + b.cell_interp.size() + b.cell_neighbours.size() +
+         b.cell_inv_volume.size() + b.face_cells.size() + b.face_integ.size() + b.face_curl.size() +
+         sell_bytes(b.curl_faces) + sell_bytes(b.node_edges);
 }
 
 }  // namespace scfd::backend::glc

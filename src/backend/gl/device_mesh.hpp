@@ -65,6 +65,13 @@ struct DeviceMesh::Buffers {
   // real, (dim+1)*dim planes of n_owned_cells: plane k*dim+j holds component j of
   // s(c,f) (x_f - x_c) / V_c for local face k (interpolate; x_c circumcentre, x_f centroid).
   scfd::gl::Buffer cell_interp;
+  // int, (dim+1) planes of n_owned_cells: for local face k of cell c (the face of cell_faces) the
+  // cell on its other side, or ~b on a boundary face, b = f - n_interior_faces its index into
+  // boundary-value arrays (convection). Cell-indexed rather than read through face_cells, which
+  // holds owned faces only while a cell's faces may be ghosts.
+  scfd::gl::Buffer cell_neighbours;
+  // real, one per owned cell: 1 / V_c (convection).
+  scfd::gl::Buffer cell_inv_volume;
   // int, 2 planes of n_owned_faces: c1, then c2 (-1 on boundary faces) (gradient, integrate).
   scfd::gl::Buffer face_cells;
   // real, 2*dim planes of n_owned_faces: x_f - x_c1 (planes 0..dim-1), x_f - x_c2 (planes

@@ -1,13 +1,14 @@
 // The gl-compute backend (see gl_backend.hpp). Each Backend call is one compute kernel of kernels/
-// named after it (fill, copy, axpy, xpay, multiply, reciprocal, dot, pcg_update,
+// named after it (fill, copy, axpy, xpay, multiply, reciprocal, dot, max_abs, pcg_update,
 // download_indices), the twin of the CpuBackend method of the same name; operators go through
 // Operators on a DeviceMesh cached per Mesh.
 //
-// Reductions (dot, pcg_update): the first pass gives each workgroup a fixed block of
-// kReduceLocal * kReduceItems consecutive entries, summed by a shared-memory tree into one
-// partial per workgroup; ONE workgroup of reduce_partials.glsl then adds the partials in a fixed
-// order and only the total (8 or 16 bytes) is read back. Nothing depends on timing or atomics, so
-// a reduction over the same data gives the same bits every run (STYLE.md §6).
+// Reductions (dot, pcg_update, max_abs): the first pass gives each workgroup a fixed block of
+// kReduceLocal * kReduceItems consecutive entries, combined by a shared-memory tree into one
+// partial per workgroup; ONE workgroup of reduce_partials.glsl then combines the partials in a
+// fixed order and only the total (8 or 16 bytes) is read back. Nothing depends on timing or
+// atomics, so a reduction over the same data gives the same bits every run (STYLE.md §6); a
+// maximum (max_abs) is moreover exact, so it equals the cpu's.
 //
 // Accumulator precision: sums and products are accumulated in double whenever the device has
 // fp64 — also for fp32 fields. The product of two floats is exact in double, so an fp32 dot
@@ -125,12 +126,14 @@ struct GlBackend::State {
         result(2 * sizeof(double)) {}
 
   // The kernel of that name, compiled on first use; reductions get their geometry and
-  // accumulator types as defines. "reduce_partials2" is reduce_partials for (r·z, r·r) pairs.
+  // accumulator types as defines. "reduce_partials2" is reduce_partials for (r·z, r·r) pairs,
+  // "reduce_partials_max" the one that takes the largest partial (max_abs).
   gl::Program& program(const std::string& key) {
     if (auto it = programs.find(key); it != programs.end()) return it->second;
     std::string kernel = key;
     gl::Defines defines;
-    const bool reduction = key == "dot" || key == "pcg_update" || key.starts_with("reduce");
+    const bool reduction =
+        key == "dot" || key == "pcg_update" || key == "max_abs" || key.starts_with("reduce");
     if (reduction) {
       defines = {{"LOCAL_SIZE", std::to_string(kReduceLocal)},
                  {"ITEMS", std::to_string(kReduceItems)},
@@ -140,6 +143,10 @@ struct GlBackend::State {
     if (key == "reduce_partials2") {
       kernel = "reduce_partials";
       defines.emplace_back("red_t", "acc2");
+    }
+    if (key == "reduce_partials_max") {
+      kernel = "reduce_partials";
+      defines.emplace_back("RED_MAX", "1");
     }
     return programs.emplace(key, gl::compile_compute(kernel, precision, defines)).first->second;
   }
@@ -153,10 +160,11 @@ struct GlBackend::State {
     if (b.size() < bytes) b = Buffer(bytes);
   }
 
-  // Second pass over the first pass's `groups` partials; reads back the C accumulated sums.
+  // Second pass over the first pass's `groups` partials by program `key` (reduce_partials,
+  // reduce_partials2 or reduce_partials_max); reads back the C accumulated totals.
   template <int C>
-  std::array<real, C> reduce_partials(std::size_t groups) {
-    gl::Program& prog = program(C == 1 ? "reduce_partials" : "reduce_partials2");
+  std::array<real, C> reduce_partials(std::size_t groups, const std::string& key) {
+    gl::Program& prog = program(key);
     partials.bind(0);
     result.bind(1);
     prog.set("m", static_cast<std::uint32_t>(groups));
@@ -295,7 +303,19 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   state_->partials.bind(2);
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
-  return state_->reduce_partials<1>(groups)[0];
+  return state_->reduce_partials<1>(groups, "reduce_partials")[0];
+}
+
+real GlBackend::max_abs(const Field& x, index n) const {
+  SCFD_CHECK(n >= 0 && n <= x.size(), "max_abs over {} of {} entries", n, x.size());
+  if (n == 0) return 0;
+  const std::size_t groups = state_->first_pass_groups(n, 1);
+  gl::Program& prog = state_->program("max_abs");
+  buffer(x).bind(0);
+  state_->partials.bind(1);
+  prog.set("n", u32(n));
+  prog.dispatch(groups * kReduceLocal);
+  return state_->reduce_partials<1>(groups, "reduce_partials_max")[0];
 }
 
 void GlBackend::axpy(real a, const Field& x, Field& y) const {
@@ -364,7 +384,7 @@ std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Fi
   prog.set_real("alpha", alpha);
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
-  const auto sums = state_->reduce_partials<2>(groups);
+  const auto sums = state_->reduce_partials<2>(groups, "reduce_partials2");
   return {sums[0], sums[1]};
 }
 
@@ -403,6 +423,12 @@ void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field&
 
 void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
   state_->ops().integrate(device_mesh(m), buffer(v_cell), buffer(u_face));
+}
+
+void GlBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
+                           const Field& u_boundary, real upwind, Field& n_cell) const {
+  state_->ops().convection(device_mesh(m), buffer(u_face), buffer(u_cell), buffer(u_boundary),
+                           upwind, buffer(n_cell));
 }
 
 void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,

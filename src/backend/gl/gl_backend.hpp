@@ -57,6 +57,7 @@ class GlBackend final : public Backend {
   void fill(Field& y, real value) const override;
   void copy(const Field& x, Field& y) const override;
   real dot(const Field& x, const Field& y, index n) const override;
+  real max_abs(const Field& x, index n) const override;
   void axpy(real a, const Field& x, Field& y) const override;
   void xpay(const Field& x, real a, Field& y) const override;
   void multiply(const Field& a, const Field& b, Field& y) const override;
@@ -70,6 +71,8 @@ class GlBackend final : public Backend {
   void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
   void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;
   void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
+  void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
+                  const Field& u_boundary, real upwind, Field& n_cell) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
   // Coefficients in the SELL layout of the device mesh (node_system_assemble.glsl), applied by

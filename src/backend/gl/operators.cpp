@@ -16,6 +16,8 @@
 //   rotation           sell(Nko) + 4 nnz + R (Nf + Nko)
 //   interpolate        4 W Nco + R (W dim Nco + Nf + 3 Nco)
 //   integrate          8 Nfo + R (dim (Nfo + Nfi) + dim Nc + Nfo)
+//   convection         8 W Nco + R (Nco + Nf + 3 Nc + 3 (Nfo - Nfi) + 3 Nco)
+//                      (faces, neighbours; 1/V, U, u_cell, u_boundary; n_cell)
 //   node_laplacian     sell(Nno) + 8 nnz + R (Ne + Nn + Nno)
 //   node_system        sell(Nno) + 8 nnz + R (Ne + 2 Nn + Nno + Nno)     (x, fixed; d; y)
 //   node_system_diag.  sell(Nno) + 4 nnz + R (Ne + 3 Nno)                (d, fixed, diag)
@@ -76,7 +78,7 @@ struct Operators::Programs {
   Precision precision;
   Program gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_assemble, node_system_apply;
-  Program divergence[2], curl[2], interpolate[2], integrate[2];
+  Program divergence[2], curl[2], interpolate[2], integrate[2], convection[2];
 
   explicit Programs(Precision p) : precision(p) {
     const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
@@ -93,6 +95,7 @@ struct Operators::Programs {
       curl[d - 2] = scfd::gl::compile_compute("curl", p, dim);
       interpolate[d - 2] = scfd::gl::compile_compute("interpolate", p, dim);
       integrate[d - 2] = scfd::gl::compile_compute("integrate", p, dim);
+      convection[d - 2] = scfd::gl::compile_compute("convection", p, dim);
     }
   }
 
@@ -123,6 +126,7 @@ double Operators::bytes(std::string_view op, const Mesh& m, Precision p) {
            R * (Nf + Nko);
   if (op == "interpolate") return 4 * W * Nco + R * (W * dim * Nco + Nf + 3 * Nco);
   if (op == "integrate") return 8 * Nfo + R * (dim * (Nfo + Nfi) + dim * Nc + Nfo);
+  if (op == "convection") return 8 * W * Nco + R * (Nco + Nf + 3 * Nc + 3 * (Nfo - Nfi) + 3 * Nco);
   const double lists = sell_bytes(m.n_owned_nodes);
   const double nnz = entries(m.node_edges, m.n_owned_nodes);
   if (op == "node_laplacian") return lists + 8 * nnz + R * (Ne + Nn + Nno);
@@ -228,6 +232,30 @@ void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_
   u_face.bind(3);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
   prog.dispatch(m.n_owned_faces);
+}
+
+void Operators::convection(const DeviceMesh& dm, const Buffer& u_face, const Buffer& u_cell,
+                           const Buffer& u_boundary, double upwind, Buffer& n_cell) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(u_face, m.n_faces, P.precision, "convection: u_face");
+  check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: u_cell");
+  check_size(u_boundary, 3 * static_cast<std::size_t>(m.n_boundary_faces()), P.precision,
+             "convection: u_boundary");
+  check_size(n_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: n_cell");
+  check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
+  Program& prog = programs_->convection[m.dim - 2];
+  b.cell_faces.bind(0);
+  b.cell_neighbours.bind(1);
+  b.cell_inv_volume.bind(2);
+  u_face.bind(3);
+  u_cell.bind(4);
+  u_boundary.bind(5);
+  n_cell.bind(6);
+  prog.set_real("upwind", upwind);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
+  prog.dispatch(m.n_owned_cells);
 }
 
 void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buffer& x, Buffer& y) {

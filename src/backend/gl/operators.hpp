@@ -23,7 +23,7 @@ class Operators {
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
 
-  // Bytes one call of operator `op` ("gradient", ..., "node_system_apply") moves between GPU
+  // Bytes one call of operator `op` ("gradient", ..., "convection", ...) moves between GPU
   // memory and the cores on mesh m, by the model stated in operators.cpp (every array entry the
   // kernel reads or writes counted once; connectivity included). `streamcfd bench` divides it
   // by the measured time.
@@ -36,6 +36,9 @@ class Operators {
   void rotation(const DeviceMesh& m, const Buffer& u_face, Buffer& r);
   void interpolate(const DeviceMesh& m, const Buffer& u_face, Buffer& u_cell);
   void integrate(const DeviceMesh& m, const Buffer& v_cell, Buffer& u_face);
+  // u_cell, n_cell: 3 per cell; u_boundary: 3 per owned boundary face.
+  void convection(const DeviceMesh& m, const Buffer& u_face, const Buffer& u_cell,
+                  const Buffer& u_boundary, double upwind, Buffer& n_cell);
   void node_laplacian(const DeviceMesh& m, const Buffer& w, const Buffer& x, Buffer& y);
   void node_system(const DeviceMesh& m, const Buffer& d, double b, const Buffer& w,
                    const Buffer& fixed, const Buffer& x, Buffer& y);
