@@ -5,9 +5,12 @@ Reads the reference table (cases/cavity2d/ghia1982.csv, see docs/reference-data.
 solver's two centreline samples (CSV files with a header row, by default the columns
 s,x,y,z,u,v,w,p), plots u(y) on the vertical line x = 0.5 and v(x) on the horizontal line y = 0.5
 against the reference points into one PNG, and prints the deviation at every reference point
-inside the sampled range, the solver profile being interpolated linearly there.
+inside the sampled range, the solver profile being interpolated linearly there (the table's
+boundary values at both ends of each line are not compared).
 
-  scripts/plot_cavity.py --re 100
+  streamcfd run cases/cavity2d/case.toml     # writes output/lines/{vertical,horizontal}.csv
+  scripts/plot_cavity.py --re 100 --vertical cases/cavity2d/output/lines/vertical.csv \\
+      --horizontal cases/cavity2d/output/lines/horizontal.csv
   scripts/plot_cavity.py --re 1000 --vertical out/lines/vertical.csv \\
       --horizontal out/lines/horizontal.csv --png out/cavity-re1000.png --max-dev 0.02
 
@@ -87,10 +90,19 @@ def solver_profile(path, coord_col, value_col):
     return s, q
 
 
+# Table values that break the smooth trend of their neighbours, kept in the table as published
+# (docs/reference-data.md): (Re, line, coordinate). Plotted, but left out of the deviations.
+SUSPECT = {(400, "horizontal", 0.9063)}
+
+
 def deviations(ref_s, ref_q, s, q):
-    """Deviation solver - reference at the reference points inside [s.min, s.max]."""
-    inside = (ref_s >= s[0] - 1e-12) & (ref_s <= s[-1] + 1e-12)
-    return ref_s[inside], np.interp(ref_s[inside], s, q) - ref_q[inside], int(np.sum(~inside))
+    """Deviation solver - reference at the reference points inside [s.min, s.max].
+
+    The table's end points (s = 0 and 1) are the boundary conditions, not results: the solver's
+    samples there are cell averages next to the wall, so they are left out of the comparison."""
+    interior = (ref_s > 1e-9) & (ref_s < 1 - 1e-9)
+    inside = interior & (ref_s >= s[0] - 1e-12) & (ref_s <= s[-1] + 1e-12)
+    return ref_s[inside], np.interp(ref_s[inside], s, q) - ref_q[inside], int(np.sum(interior & ~inside))
 
 
 def main(argv):
@@ -137,7 +149,10 @@ def main(argv):
     for line, comp, coord in (("vertical", "u", "y"), ("horizontal", "v", "x")):
         s, q = profiles[line]
         ref_s, ref_q = ref[line]
-        at, dev, outside = deviations(ref_s, ref_q, s, q)
+        suspect = np.array([(args.re, line, round(x, 4)) in SUSPECT for x in ref_s])
+        for x in ref_s[suspect]:
+            print(f"  (Ghia's {comp} at {coord} = {x:.4f} is a suspected misprint: not compared)")
+        at, dev, outside = deviations(ref_s[~suspect], ref_q[~suspect], s, q)
         if len(dev) == 0:
             print(f"plot_cavity.py: no reference point of the {line} line lies in the sampled range "
                   f"[{s[0]:g}, {s[-1]:g}] of {coord}", file=sys.stderr)

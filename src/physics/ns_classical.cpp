@@ -61,9 +61,12 @@ class NsClassicalModel final : public Model {
   void convection(Field& out);
   solvers::PcgResult project(const Field& u_star);
   std::pair<real, real> cfl_and_divergence(double dt);
+  ns::ProbeSet claim_points(const config::Case& c, const std::string& key,
+                            const std::vector<Vec3>& points) const;
   void setup_probes(const config::Case& c);
-  std::vector<real> probe_values() const;
+  std::vector<real> sample(const ns::ProbeSet& set) const;
   void write_probes();
+  void write_lines() const;
   void setup_forces(const config::Case& c);
   Vec3 force() const;
   void write_forces();
@@ -87,7 +90,8 @@ class NsClassicalModel final : public Model {
   double global_cells_ = 0;
   double last_cfl_ = 0, last_div_ = 0;
   ns::ProbeSet probes_;
-  std::filesystem::path probe_file_, force_file_;
+  std::vector<ns::ProbeSet> lines_;  // one per setup_.lines entry
+  std::filesystem::path probe_file_, force_file_, line_dir_;
   std::vector<real> mass_host_, weight_host_;  // for the wall vorticity of forces()
 };
 
@@ -289,7 +293,8 @@ double NsClassicalModel::choose_dt() {
     if (dt < 1e-6 * dt_max_)
       throw SolveError(fmt::format(
           "step {}: the CFL-limited time step {:.3g} fell below 1e-6 time.dt_max: the velocity is "
-          "growing without bound (unstable run; see docs/methods.md on 3D meshes with slivers)",
+          "growing without bound (unstable run: lower time.cfl; docs/methods.md, \"Time step on "
+          "tetrahedra\")",
           step_ + 1, dt));
   }
   if (to_end_ && t_ + dt > t_end_ - 1e-9 * dt) dt = t_end_ - t_;
@@ -361,31 +366,51 @@ StepReport NsClassicalModel::advance() {
     throw SolveError(fmt::format("step {}: the velocity is not finite (CFL {})", step_, last_cfl_));
   write_probes();
   write_forces();
+  if (step_ == total_steps()) write_lines();
   StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}};
   rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  CG mom {:>3} p {:>4}", dt,
                            last_cfl_, last_div_, rm.iterations, rp.iterations);
   return rep;
 }
 
-void NsClassicalModel::setup_probes(const config::Case& c) {
-  if (setup_.probes.empty()) return;
-  probes_ = ns::locate_probes(m_, setup_.probes);
+// Locates `points` (collective): each point goes to the rank whose containing cell holds it
+// best; a point outside the mesh is an input error at `key`.
+ns::ProbeSet NsClassicalModel::claim_points(const config::Case& c, const std::string& key,
+                                            const std::vector<Vec3>& points) const {
+  ns::ProbeSet set = ns::locate_probes(m_, points);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (std::size_t i = 0; i < probes_.points.size(); ++i) {
-    // The rank with the best containing cell keeps the probe.
+  for (std::size_t i = 0; i < set.points.size(); ++i) {
     struct {
       double score;
       int rank;
-    } mine{probes_.score[i], rank}, best{};
+    } mine{set.score[i], rank}, best{};
     MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
     if (best.score < -1e-9)
-      c.fail("probes.x",
-             fmt::format("probe {} at ({}, {}, {}) lies outside the mesh", i, probes_.points[i].x,
-                         probes_.points[i].y, probes_.points[i].z));
-    if (best.rank != rank) probes_.cell[i] = kNone;
+      c.fail(key, fmt::format("point {} at ({}, {}, {}) lies outside the mesh", i, set.points[i].x,
+                              set.points[i].y, set.points[i].z));
+    if (best.rank != rank) set.cell[i] = kNone;
   }
-  probe_file_ = c.directory() / c.get<std::string>("output.directory", "output") / "probes.csv";
+  return set;
+}
+
+// The points of the sampling lines and the probes, and the header of probes.csv.
+void NsClassicalModel::setup_probes(const config::Case& c) {
+  const std::filesystem::path dir =
+      c.directory() / c.get<std::string>("output.directory", "output");
+  for (const ns::SampleLine& line : setup_.lines) {
+    std::vector<Vec3> points;
+    for (int i = 0; i < line.points; ++i)
+      points.push_back(line.from +
+                       (static_cast<real>(i) / (line.points - 1)) * (line.to - line.from));
+    lines_.push_back(claim_points(c, "output.lines." + line.name + ".from", points));
+  }
+  line_dir_ = dir / "lines";
+  if (setup_.probes.empty()) return;
+  probes_ = claim_points(c, "probes.x", setup_.probes);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  probe_file_ = dir / "probes.csv";
   if (rank != 0) return;
   std::filesystem::create_directories(probe_file_.parent_path());
   std::ofstream out(probe_file_);
@@ -398,22 +423,25 @@ void NsClassicalModel::setup_probes(const config::Case& c) {
   if (!out) throw input_error("{}: cannot write", probe_file_.string());
 }
 
-// Velocity (dim values) and pressure (density x the containing cell's value) at every probe,
-// summed over ranks (each probe lives on one rank).
-std::vector<real> NsClassicalModel::probe_values() const {
-  std::vector<real> flux(probes_.faces.size());
-  if (!flux.empty()) be_.download_indices(*s_.u, probes_.faces, flux);
-  const std::vector<Vec3> u = ns::probe_velocity(m_, probes_, flux);
-  std::vector<index> cells;
-  for (index c : probes_.cell)
-    if (c != kNone) cells.push_back(c);
-  std::vector<real> p(cells.size());
-  if (!cells.empty()) be_.download_indices(*s_.p, cells, p);
+// Velocity (dim values) and pressure (density x p reconstructed linearly in the containing cell,
+// ns::pressure_at) at every point of the set, summed over ranks (each point lives on one rank).
+// Collective.
+std::vector<real> NsClassicalModel::sample(const ns::ProbeSet& set) const {
+  std::vector<real> flux(set.faces.size());
+  if (!flux.empty()) be_.download_indices(*s_.u, set.faces, flux);
+  const std::vector<Vec3> u = ns::probe_velocity(m_, set, flux);
+  std::vector<real> p(set.cells.size());
+  if (!p.empty()) be_.download_indices(*s_.p, set.cells, p);
+  const auto pressure = [&](index c) {
+    return p[static_cast<std::size_t>(std::lower_bound(set.cells.begin(), set.cells.end(), c) -
+                                      set.cells.begin())];
+  };
   std::vector<real> v;
-  std::size_t k = 0;
   for (std::size_t i = 0; i < u.size(); ++i) {
     for (int d = 0; d < m_.dim; ++d) v.push_back(u[i][d]);
-    v.push_back(probes_.cell[i] != kNone ? setup_.density * p[k++] : 0.0);
+    v.push_back(set.cell[i] != kNone
+                    ? setup_.density * ns::pressure_at(m_, set.cell[i], set.points[i], pressure)
+                    : 0.0);
   }
   MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, MPI_SUM,
                 MPI_COMM_WORLD);
@@ -422,12 +450,35 @@ std::vector<real> NsClassicalModel::probe_values() const {
 
 void NsClassicalModel::write_probes() {
   if (probes_.points.empty()) return;
-  const std::vector<real> v = probe_values();
+  const std::vector<real> v = sample(probes_);
   if (log::rank() != 0) return;
   std::ofstream out(probe_file_, std::ios::app);
   out << fmt::format("{},{:.10g}", step_, t_);
   for (real x : v) out << fmt::format(",{:.10g}", x);
   out << "\n";
+}
+
+// OUTPUT/lines/NAME.csv for every output.lines entry: s (distance from `from`), the point, the
+// velocity (w = 0 in 2D) and the pressure. Collective.
+void NsClassicalModel::write_lines() const {
+  for (std::size_t l = 0; l < lines_.size(); ++l) {
+    const std::vector<real> v = sample(lines_[l]);
+    if (log::rank() != 0) continue;
+    std::filesystem::create_directories(line_dir_);
+    const std::filesystem::path file = line_dir_ / (setup_.lines[l].name + ".csv");
+    std::ofstream out(file);
+    out << "s,x,y,z,u,v,w,p\n";
+    const auto w = static_cast<std::size_t>(m_.dim) + 1;
+    for (std::size_t i = 0; i < lines_[l].points.size(); ++i) {
+      const Vec3 x = lines_[l].points[i];
+      Vec3 u{};
+      for (int d = 0; d < m_.dim; ++d) u[d] = v[i * w + static_cast<std::size_t>(d)];
+      out << fmt::format("{:.8g},{:.8g},{:.8g},{:.8g},{:.10g},{:.10g},{:.10g},{:.10g}\n",
+                         norm(x - lines_[l].points[0]), x.x, x.y, x.z, u.x, u.y, u.z,
+                         v[i * w + static_cast<std::size_t>(m_.dim)]);
+    }
+    if (!out) throw input_error("{}: cannot write", file.string());
+  }
 }
 
 void NsClassicalModel::setup_forces(const config::Case& c) {
@@ -535,7 +586,7 @@ std::vector<std::pair<std::string, double>> NsClassicalModel::figures() const {
     out.emplace_back("error_max", solvers::global_max(emax));
   }
   if (!probes_.points.empty()) {
-    const std::vector<real> v = probe_values();
+    const std::vector<real> v = sample(probes_);
     const std::size_t w = static_cast<std::size_t>(m_.dim) + 1;
     for (std::size_t i = 0; i < probes_.points.size(); ++i) {
       for (int d = 0; d < m_.dim; ++d)

@@ -74,6 +74,51 @@ std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> 
   return w;
 }
 
+real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<real(index)>& p) {
+  const int dim = m.dim;
+  const Vec3 xc = m.cell_circumcentre[c];
+  const real pc = p(c);
+  // Normal equations (sum d d^T) g = sum d (p_k - p_c) over the neighbours, d = x_k - x_c.
+  real a[3][3] = {}, b[3] = {};
+  std::vector<index> seen;
+  const int w = m.cell_width();
+  for (int j = 0; j < w; ++j)
+    for (index k : m.node_cells.row(m.cell_nodes[w * c + j])) {
+      if (k == c || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+      seen.push_back(k);
+      const Vec3 d = m.cell_circumcentre[k] - xc;
+      const real dp = p(k) - pc;
+      for (int r = 0; r < dim; ++r) {
+        b[r] += d[r] * dp;
+        for (int q = 0; q < dim; ++q) a[r][q] += d[r] * d[q];
+      }
+    }
+  // Gaussian elimination with partial pivoting; a degenerate stencil keeps the cell value.
+  int order[3] = {0, 1, 2};
+  for (int col = 0; col < dim; ++col) {
+    int piv = col;
+    for (int r = col + 1; r < dim; ++r)
+      if (std::abs(a[order[r]][col]) > std::abs(a[order[piv]][col])) piv = r;
+    std::swap(order[col], order[piv]);
+    const int pr = order[col];
+    if (!(std::abs(a[pr][col]) > 1e-30)) return pc;
+    for (int r = col + 1; r < dim; ++r) {
+      const int rr = order[r];
+      const real f = a[rr][col] / a[pr][col];
+      for (int q = col; q < dim; ++q) a[rr][q] -= f * a[pr][q];
+      b[rr] -= f * b[pr];
+    }
+  }
+  Vec3 g{};
+  for (int col = dim - 1; col >= 0; --col) {
+    const int pr = order[col];
+    real v = b[pr];
+    for (int q = col + 1; q < dim; ++q) v -= a[pr][q] * g[q];
+    g[col] = v / a[pr][col];
+  }
+  return pc + dot(g, x - xc);
+}
+
 ProbeSet locate_probes(const topology::Mesh& m, const std::vector<Vec3>& points) {
   ProbeSet p;
   p.points = points;
@@ -99,11 +144,15 @@ ProbeSet locate_probes(const topology::Mesh& m, const std::vector<Vec3>& points)
     if (p.cell[i] == kNone) continue;
     p.score[i] = best;
     for (int k = 0; k < w; ++k)
-      for (index c : m.node_cells.row(m.cell_nodes[w * p.cell[i] + k]))
+      for (index c : m.node_cells.row(m.cell_nodes[w * p.cell[i] + k])) {
+        p.cells.push_back(c);
         for (int j = 0; j < w; ++j) p.faces.push_back(m.cell_faces[w * c + j]);
+      }
   }
-  std::sort(p.faces.begin(), p.faces.end());
-  p.faces.erase(std::unique(p.faces.begin(), p.faces.end()), p.faces.end());
+  for (std::vector<index>* v : {&p.faces, &p.cells}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
   return p;
 }
 
@@ -137,7 +186,8 @@ Vec3 patch_force(const topology::Mesh& m, int patch, std::span<const real> press
     const Vec3 n = m.face_normal[f];
     const index n0 = m.face_nodes[2 * f], n1 = m.face_nodes[2 * f + 1];
     const real omega = 0.5 * (gamma[n0] * dual_weight[n0] + gamma[n1] * dual_weight[n1]);
-    const real p = density * pressure[m.face_cells[2 * f]];
+    const real p = density * pressure_at(m, m.face_cells[2 * f], m.face_centre[f],
+                                         [&](index c) { return pressure[c]; });
     const Vec3 z_cross_n{-n.y, n.x, 0};
     force += m.face_area[f] * (p * n - (density * viscosity * omega) * z_cross_n);
   }

@@ -4,6 +4,7 @@
 // of the linear interpolant of the node velocities), divergence per cell, and point probes.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -22,13 +23,21 @@ std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u
 // Curl of the P1 interpolant of the node velocities, per cell (2D: only z is nonzero).
 std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> u_node);
 
-// Point probes: the owned cell containing each point (kNone where this rank has none), and the
-// faces whose fluxes a probe value reads (the faces of the cells around the cell's nodes).
+// Pressure at x in cell c, p given per cell (at its circumcentre, where the staggered scheme
+// places it): p_c + g·(x - x_c) with g the least-squares gradient over the cells sharing a node
+// with c. Exact for a linear field; at a wall it extrapolates the pressure to the wall to second
+// order instead of taking the wall cell's value.
+real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<real(index)>& p);
+
+// Point probes: the owned cell containing each point (kNone where this rank has none), the
+// faces whose fluxes a probe value reads (the faces of the cells around the cell's nodes) and
+// the cells whose pressures it reads (those cells).
 struct ProbeSet {
   std::vector<Vec3> points;
   std::vector<index> cell;
   std::vector<real> score;   // smallest barycentric coordinate in that cell (-1 if none)
   std::vector<index> faces;  // ascending, unique
+  std::vector<index> cells;  // ascending, unique
 };
 ProbeSet locate_probes(const topology::Mesh& m, const std::vector<Vec3>& points);
 
@@ -40,7 +49,8 @@ std::vector<Vec3> probe_velocity(const topology::Mesh& m, const ProbeSet& probes
 
 // Force of the fluid on the patch (2D), per unit depth: sum over its owned faces of
 // A_f (p n_f - mu omega (z x n_f)) with n_f the outward normal of the domain (into the body),
-// p = density x the kinematic pressure of the wall cell, omega the mean of the two node
+// p = density x the kinematic pressure extrapolated from the wall cell to the face centre
+// (pressure_at), omega the mean of the two node
 // vorticities Gamma / A* (Gamma = R M U + B, the discrete circulation with its wall part).
 // This rank's share; the caller sums over ranks. `gamma` and `dual_weight` per node.
 Vec3 patch_force(const topology::Mesh& m, int patch, std::span<const real> pressure,

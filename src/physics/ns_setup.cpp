@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <string_view>
 
@@ -125,6 +126,34 @@ void read_probes(const config::Case& c, const topology::Mesh& m, Setup& s) {
     s.probes.push_back({xyz[0][i], xyz[1][i], m.dim == 3 ? xyz[2][i] : 0.0});
 }
 
+void read_lines(const config::Case& c, const topology::Mesh& m, Setup& s) {
+  for (const std::string& name : c.table_keys("output.lines")) {
+    const std::string key = "output.lines." + name;
+    // The name becomes a file name (lines/NAME.csv).
+    if (name.empty() || !std::all_of(name.begin(), name.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
+        }))
+      c.fail(key,
+             "a line name may use only letters, digits, '_' and '-' (it names the file "
+             "lines/NAME.csv)");
+    SampleLine line{name, {}, {}, 2};
+    Vec3* ends[2] = {&line.from, &line.to};
+    const char* end_names[2] = {".from", ".to"};
+    for (int e = 0; e < 2; ++e) {
+      const auto xyz = c.require<std::vector<double>>(key + end_names[e]);
+      if (static_cast<int>(xyz.size()) != m.dim)
+        c.fail(key + end_names[e], fmt::format("needs {} coordinates (the mesh is {}D), got {}",
+                                               m.dim, m.dim, xyz.size()));
+      for (int d = 0; d < m.dim; ++d) (*ends[e])[d] = xyz[static_cast<std::size_t>(d)];
+    }
+    const long long points = c.get<long long>(key + ".points", 101);
+    if (points < 2 || points > 100000)
+      c.fail(key + ".points", fmt::format("must be between 2 and 100000, got {}", points));
+    line.points = static_cast<int>(points);
+    s.lines.push_back(line);
+  }
+}
+
 void read_forces(const config::Case& c, const topology::Mesh& m, Setup& s) {
   if (!c.has("forces")) return;
   const std::string name = c.require<std::string>("forces.patch");
@@ -152,6 +181,7 @@ Setup read_setup(const config::Case& c, const topology::Mesh& m) {
   if (s.has_exact) read_velocity(c, "verification.velocity_", m.dim, s.exact);
   read_probes(c, m, s);
   read_forces(c, m, s);
+  read_lines(c, m, s);
   return s;
 }
 

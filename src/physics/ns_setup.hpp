@@ -1,5 +1,6 @@
 // Host-side set-up of the ns-classical model (docs/methods.md): the case-file sections
-// [fluid], [convection], [boundary.*], [initial], [verification], [probes], the boundary data
+// [fluid], [convection], [boundary.*], [initial], [verification], [probes], [forces],
+// [output.lines.*], the boundary data
 // evaluated at a time, and the mesh factors of Perot's staggered discrete calculus. Everything
 // here is computed once on the host (boundary data once per step when it varies) and uploaded
 // as Fields by the model; the time stepping in ns_classical.cpp sees Fields only.
@@ -30,6 +31,14 @@ struct BoundaryCondition {
   config::Expression pressure;  // outlet
 };
 
+// A straight sampling line (output.lines.NAME): `points` equally spaced points from `from` to `to`
+// (both included), written after the last step to OUTPUT/lines/NAME.csv.
+struct SampleLine {
+  std::string name;
+  Vec3 from, to;
+  int points = 2;
+};
+
 struct Setup {
   double density = 1;
   double viscosity = 0;                // kinematic
@@ -39,11 +48,12 @@ struct Setup {
   bool bc_depends_on_position = false;  // some boundary formula is not a constant
   config::Expression initial[3];
   bool has_exact = false;
-  config::Expression exact[3];  // verification.velocity_x/y/z
-  std::vector<Vec3> probes;     // probes.x/y/z
-  int force_patch = -1;         // forces.patch (2D only), or -1
-  double force_velocity = 1;    // forces.reference_velocity
-  double force_length = 1;      // forces.reference_length
+  config::Expression exact[3];    // verification.velocity_x/y/z
+  std::vector<Vec3> probes;       // probes.x/y/z
+  std::vector<SampleLine> lines;  // output.lines.*
+  int force_patch = -1;           // forces.patch (2D only), or -1
+  double force_velocity = 1;      // forces.reference_velocity
+  double force_length = 1;        // forces.reference_length
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad

@@ -2,11 +2,13 @@
 // command) give the serial answer: kinetic energy, probe velocities and the verification error
 // agree to solver tolerance, and the CG iteration totals follow the serial ones closely. Covers
 // all-wall boundaries with a moving lid (singular pressure system), a velocity inlet with an
-// outlet, and a 3D case.
+// outlet, and a 3D case (with its sampled centreline).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/json_number.hpp"
 #include "common/run_command.hpp"
@@ -16,6 +18,7 @@ namespace {
 
 struct Summary {
   std::string json;
+  std::string vertical;  // output/lines/vertical.csv where the case samples it
   double figure(const std::string& name) const { return test::json_number(json, name); }
 };
 
@@ -26,7 +29,9 @@ Summary run_case(const std::string& case_file, int np, const std::string& sets) 
                           " --quiet --set output.directory=" + out.string() + " " + sets;
   const auto r = test::run_command(cmd);
   EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
-  Summary s{test::slurp(out / "ns-classical_summary.json")};
+  Summary s{test::slurp(out / "ns-classical_summary.json"), {}};
+  if (std::filesystem::exists(out / "lines" / "vertical.csv"))
+    s.vertical = test::slurp(out / "lines" / "vertical.csv");
   EXPECT_EQ(s.figure("ranks"), np) << s.json;
   std::filesystem::remove_all(out);
   return s;
@@ -36,6 +41,21 @@ void expect_same(const Summary& s, const Summary& serial, const std::string& nam
   const double ref = serial.figure(name);
   ASSERT_FALSE(std::isnan(ref)) << name << " missing in\n" << serial.json;
   EXPECT_NEAR(s.figure(name), ref, tol * std::max(1.0, std::abs(ref))) << name;
+}
+
+// The numbers of a CSV text with a header row.
+std::vector<std::vector<double>> rows(const std::string& csv) {
+  std::stringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::vector<double>> out;
+  while (std::getline(in, line)) {
+    std::stringstream ss(line);
+    std::vector<double> row;
+    for (std::string x; std::getline(ss, x, ',');) row.push_back(std::stod(x));
+    out.push_back(row);
+  }
+  return out;
 }
 
 class NsParallel : public ::testing::TestWithParam<int> {};
@@ -65,6 +85,12 @@ TEST_P(NsParallel, Cavity3dMatchesSerial) {
   const Summary s = run_case("cases/cavity3d/case.toml", GetParam(), sets);
   expect_same(s, serial, "kinetic_energy", 1e-9);
   for (const char* p : {"probe2_ux", "probe4_ux", "probe5_uy"}) expect_same(s, serial, p, 1e-8);
+  // The sampled centreline (points owned by either rank) matches the serial one.
+  const std::vector<std::vector<double>> a = rows(s.vertical), b = rows(serial.vertical);
+  ASSERT_EQ(a.size(), 65u);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < 8; ++k) EXPECT_NEAR(a[i][k], b[i][k], 1e-8) << "row " << i;
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, NsParallel, ::testing::Values(1, 2), [](const auto& param_info) {

@@ -9,7 +9,9 @@
 //    true circumcentre distance (the others use the fallback length, where closure cannot hold);
 //  - for the shear flow u = (y, 0) the discrete vorticity Gamma / A* is -1 to within 10% at
 //    every node of a Delaunay triangle mesh, walls included, and 4% in the RMS over the nodes
-//    (first order: u·n is taken at the face midpoint, not at the middle of the dual edge).
+//    (first order: u·n is taken at the face midpoint, not at the middle of the dual edge);
+//  - the pressure reconstruction of probes, lines and wall forces (ns_post.hpp, pressure_at)
+//    is exact for a linear pressure, at boundary face centres too (where it extrapolates).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,6 +23,7 @@
 #include "halo/halo.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
+#include "physics/ns_post.hpp"
 #include "physics/ns_setup.hpp"
 #include "topology/build.hpp"
 
@@ -154,6 +157,26 @@ TEST(NsOperator2D, ShearFlowVorticity) {
   std::printf("shear flow: vorticity error max %.3e, rms %.3e\n", worst, rms);
   EXPECT_LT(worst, 0.1);
   EXPECT_LT(rms, 0.04);  // measured 0.023 on cavity-1 (max 0.084)
+}
+
+TEST_P(NsOperator, PressureReconstructionIsExactForLinearPressure) {
+  const Mesh m = load(GetParam());
+  const Vec3 grad{0.7, -1.3, 0.4};
+  const auto linear = [&](Vec3 x) { return 2.0 + dot(grad, x); };
+  std::vector<real> p(static_cast<std::size_t>(m.n_cells));
+  for (index c = 0; c < m.n_cells; ++c) p[c] = linear(m.cell_circumcentre[c]);
+  const auto lookup = [&](index c) { return p[c]; };
+  real worst = 0;
+  for (index f = m.n_interior_faces; f < m.n_faces; ++f) {  // wall extrapolation
+    const Vec3 x = m.face_centre[f];
+    worst = std::max(
+        worst, std::abs(physics::ns::pressure_at(m, m.face_cells[2 * f], x, lookup) - linear(x)));
+  }
+  for (index c = 0; c < m.n_cells; c += 7) {  // inside the cell
+    const Vec3 x = m.cell_centroid[c];
+    worst = std::max(worst, std::abs(physics::ns::pressure_at(m, c, x, lookup) - linear(x)));
+  }
+  EXPECT_LT(worst, 1e-10);
 }
 
 const auto kName = [](const auto& p) {
