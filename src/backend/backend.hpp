@@ -13,7 +13,6 @@
 #include <string>
 #include <utility>
 
-#include "core/error.hpp"
 #include "core/types.hpp"
 #include "topology/mesh.hpp"
 
