@@ -20,47 +20,13 @@
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "solvers/linear_operator.hpp"
+#include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::app::bench {
 namespace {
 
 using backend::Field;
-
-// y = A x with A the node system, assembled once (Backend::make_node_system) as in heat.cpp;
-// brings the ghosts of x up to date first.
-class SystemOperator final : public solvers::LinearOperator {
- public:
-  SystemOperator(const topology::Mesh& m, const backend::Backend& be, halo::HaloPlan& nodes,
-                 const Field& d, real b, const Field& w, const Field& fixed)
-      : m_(m),
-        be_(be),
-        nodes_(nodes),
-        system_(be.make_node_system(m, d, b, w, fixed)),
-        d_(d),
-        b_(b),
-        w_(w),
-        fixed_(fixed) {}
-  index size() const override { return m_.n_nodes; }
-  index owned() const override { return m_.n_owned_nodes; }
-  void apply(Field& x, Field& y) const override {
-    nodes_.exchange(be_, x);
-    system_->apply(x, y);
-  }
-  void diagonal(Field& diag) const override {
-    be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);
-  }
-
- private:
-  const topology::Mesh& m_;
-  const backend::Backend& be_;
-  halo::HaloPlan& nodes_;
-  std::unique_ptr<backend::NodeSystem> system_;
-  const Field& d_;
-  real b_;
-  const Field& w_;
-  const Field& fixed_;
-};
 
 std::unique_ptr<Field> upload(const backend::Backend& be, const std::vector<real>& host) {
   auto f = be.make_field(static_cast<index>(host.size()));
@@ -111,7 +77,7 @@ PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::Ha
   auto d = upload(be, s.d), w = upload(be, s.w), fixed = upload(be, s.fixed);
   auto rhs = upload(be, s.rhs);
   auto x = be.make_field(m.n_nodes);
-  const SystemOperator a(m, be, nodes, *d, s.b, *w, *fixed);
+  const solvers::NodeSystemOperator a(m, be, nodes, *d, s.b, *w, *fixed);
   solvers::Pcg pcg(be, m.n_nodes);
   solvers::PcgOptions opt;
   opt.relative_tolerance = options.tolerance;  // 0: never met, so exactly max_iterations run

@@ -17,49 +17,13 @@
 #include "core/error.hpp"
 #include "physics/heat_setup.hpp"
 #include "solvers/global_sum.hpp"
+#include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::physics {
 namespace {
 
 using backend::Field;
-
-// The implicit operator M/Δt + θ(K + R) with the Dirichlet elimination, assembled once by the
-// backend (Backend::make_node_system). d, θ and the weights are fixed for a run (Δt is set before
-// the first step and never changes), so HeatModel builds it once; a change of Δt or of d would
-// need a new one.
-class NodeSystem final : public solvers::LinearOperator {
- public:
-  NodeSystem(const topology::Mesh& m, const backend::Backend& be, halo::HaloPlan& nodes,
-             const Field& d, real b, const Field& w, const Field& fixed)
-      : m_(m),
-        be_(be),
-        nodes_(nodes),
-        system_(be.make_node_system(m, d, b, w, fixed)),
-        d_(d),
-        b_(b),
-        w_(w),
-        fixed_(fixed) {}
-  index size() const override { return m_.n_nodes; }
-  index owned() const override { return m_.n_owned_nodes; }
-  void apply(Field& x, Field& y) const override {
-    nodes_.exchange(be_, x);
-    system_->apply(x, y);
-  }
-  void diagonal(Field& diag) const override {
-    be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);
-  }
-
- private:
-  const topology::Mesh& m_;
-  const backend::Backend& be_;
-  halo::HaloPlan& nodes_;
-  std::unique_ptr<backend::NodeSystem> system_;
-  const Field& d_;
-  real b_;
-  const Field& w_;
-  const Field& fixed_;
-};
 
 class HeatModel final : public Model {
  public:
@@ -102,7 +66,9 @@ class HeatModel final : public Model {
   std::vector<real> load_old_;      // f at the last time level, when loads depend on time
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
-  std::unique_ptr<NodeSystem> system_;
+  // M/Δt + θ(K + R) with the Dirichlet elimination, assembled once: d, θ and the weights are
+  // fixed for a run (Δt is set before the first step and never changes).
+  std::unique_ptr<solvers::NodeSystemOperator> system_;
   std::unique_ptr<solvers::Pcg> pcg_;
 };
 
@@ -167,7 +133,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
     t0[n] = init(x.x, x.y, x.z, t_);
   }
   t_field_ = upload(t0);
-  system_ = std::make_unique<NodeSystem>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
+  system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
 }
 

@@ -1,0 +1,49 @@
+// The node system (Backend::node_system: node-based diffusion with Dirichlet rows eliminated) as a
+// LinearOperator for Pcg: assembled once by the backend (Backend::make_node_system), applied after
+// a halo exchange of x. d, b, w and fixed are captured when it is made: a caller makes a new one
+// when they change. The Mesh, Backend, HaloPlan and the four fields must outlive it.
+#pragma once
+
+#include <memory>
+
+#include "backend/backend.hpp"
+#include "halo/halo_plan.hpp"
+#include "solvers/linear_operator.hpp"
+
+namespace scfd::solvers {
+
+class NodeSystemOperator final : public LinearOperator {
+ public:
+  NodeSystemOperator(const topology::Mesh& m, const backend::Backend& be, halo::HaloPlan& nodes,
+                     const backend::Field& d, real b, const backend::Field& w,
+                     const backend::Field& fixed)
+      : m_(m),
+        be_(be),
+        nodes_(nodes),
+        system_(be.make_node_system(m, d, b, w, fixed)),
+        d_(d),
+        b_(b),
+        w_(w),
+        fixed_(fixed) {}
+  index size() const override { return m_.n_nodes; }
+  index owned() const override { return m_.n_owned_nodes; }
+  void apply(backend::Field& x, backend::Field& y) const override {
+    nodes_.exchange(be_, x);
+    system_->apply(x, y);
+  }
+  void diagonal(backend::Field& diag) const override {
+    be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);
+  }
+
+ private:
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  halo::HaloPlan& nodes_;
+  std::unique_ptr<backend::NodeSystem> system_;
+  const backend::Field& d_;
+  real b_;
+  const backend::Field& w_;
+  const backend::Field& fixed_;
+};
+
+}  // namespace scfd::solvers
