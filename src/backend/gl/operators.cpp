@@ -56,9 +56,14 @@ void check_distinct(const Buffer& out, std::initializer_list<const Buffer*> in, 
   for (const Buffer* b : in) SCFD_CHECK(b->id() != out.id(), "{}: output aliases an input", what);
 }
 
-void bind_sell(const SellRows& s) {
-  s.slice.bind(0);
-  s.length.bind(1);
+// Binds `buffers` to bindings 0, 1, ... in order (kernels that read SELL rows take the rows'
+// slice starts and lengths first, sell.glsl), sets the item count `n` and runs one invocation per
+// output entity.
+void launch(Program& prog, std::initializer_list<const Buffer*> buffers, index n) {
+  unsigned binding = 0;
+  for (const Buffer* b : buffers) b->bind(binding++);
+  prog.set("n", static_cast<std::uint32_t>(n));
+  prog.dispatch(static_cast<std::size_t>(n));
 }
 
 double sell_bytes(index rows) {
@@ -147,13 +152,8 @@ void Operators::gradient(const DeviceMesh& dm, const Buffer& q_cell, const Buffe
   check_size(g_face, m.n_faces, P.precision, "gradient: g_face");
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
   Program& prog = programs_->gradient;
-  b.face_cells.bind(0);
-  q_cell.bind(1);
-  q_boundary.bind(2);
-  g_face.bind(3);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
-  prog.dispatch(m.n_owned_faces);
+  launch(prog, {&b.face_cells, &q_cell, &q_boundary, &g_face}, m.n_owned_faces);
 }
 
 void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d_cell) {
@@ -164,11 +164,7 @@ void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
   Program& prog = programs_->divergence[m.dim - 2];
-  b.cell_faces.bind(0);
-  u_face.bind(1);
-  d_cell.bind(2);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
-  prog.dispatch(m.n_owned_cells);
+  launch(prog, {&b.cell_faces, &u_face, &d_cell}, m.n_owned_cells);
 }
 
 void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {
@@ -179,11 +175,7 @@ void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
   Program& prog = programs_->curl[m.dim - 2];
-  b.face_curl.bind(0);
-  s.bind(1);
-  u_face.bind(2);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
-  prog.dispatch(m.n_owned_faces);
+  launch(prog, {&b.face_curl, &s, &u_face}, m.n_owned_faces);
 }
 
 void Operators::rotation(const DeviceMesh& dm, const Buffer& u_face, Buffer& r) {
@@ -194,12 +186,8 @@ void Operators::rotation(const DeviceMesh& dm, const Buffer& u_face, Buffer& r) 
   check_size(r, m.n_curl(), P.precision, "rotation: r");
   check_distinct(r, {&u_face}, "rotation");
   Program& prog = programs_->rotation;
-  bind_sell(b.curl_faces);
-  b.curl_faces.item.bind(2);
-  u_face.bind(3);
-  r.bind(4);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_curl()));
-  prog.dispatch(m.n_owned_curl());
+  launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item, &u_face, &r},
+         m.n_owned_curl());
 }
 
 void Operators::interpolate(const DeviceMesh& dm, const Buffer& u_face, Buffer& u_cell) {
@@ -210,12 +198,7 @@ void Operators::interpolate(const DeviceMesh& dm, const Buffer& u_face, Buffer& 
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
   Program& prog = programs_->interpolate[m.dim - 2];
-  b.cell_faces.bind(0);
-  b.cell_interp.bind(1);
-  u_face.bind(2);
-  u_cell.bind(3);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
-  prog.dispatch(m.n_owned_cells);
+  launch(prog, {&b.cell_faces, &b.cell_interp, &u_face, &u_cell}, m.n_owned_cells);
 }
 
 void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_face) {
@@ -226,12 +209,7 @@ void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
   Program& prog = programs_->integrate[m.dim - 2];
-  b.face_cells.bind(0);
-  b.face_integ.bind(1);
-  v_cell.bind(2);
-  u_face.bind(3);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_faces));
-  prog.dispatch(m.n_owned_faces);
+  launch(prog, {&b.face_cells, &b.face_integ, &v_cell, &u_face}, m.n_owned_faces);
 }
 
 void Operators::convection(const DeviceMesh& dm, const Buffer& u_face, const Buffer& u_cell,
@@ -246,16 +224,11 @@ void Operators::convection(const DeviceMesh& dm, const Buffer& u_face, const Buf
   check_size(n_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: n_cell");
   check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
   Program& prog = programs_->convection[m.dim - 2];
-  b.cell_faces.bind(0);
-  b.cell_neighbours.bind(1);
-  b.cell_inv_volume.bind(2);
-  u_face.bind(3);
-  u_cell.bind(4);
-  u_boundary.bind(5);
-  n_cell.bind(6);
   prog.set_real("upwind", upwind);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_cells));
-  prog.dispatch(m.n_owned_cells);
+  launch(prog,
+         {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume, &u_face, &u_cell, &u_boundary,
+          &n_cell},
+         m.n_owned_cells);
 }
 
 void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buffer& x, Buffer& y) {
@@ -267,14 +240,10 @@ void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buff
   check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
   check_distinct(y, {&w, &x}, "node_laplacian");
   Program& prog = programs_->node_laplacian;
-  bind_sell(b.node_edges);
-  b.node_edges.item.bind(2);
-  b.node_edges.item2.bind(3);
-  w.bind(4);
-  x.bind(5);
-  y.bind(6);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
-  prog.dispatch(m.n_owned_nodes);
+  launch(prog,
+         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &w,
+          &x, &y},
+         m.n_owned_nodes);
 }
 
 void Operators::node_system(const DeviceMesh& dm, const Buffer& d, double b_scale, const Buffer& w,
@@ -289,17 +258,11 @@ void Operators::node_system(const DeviceMesh& dm, const Buffer& d, double b_scal
   check_size(y, m.n_nodes, P.precision, "node_system: y");
   check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
   Program& prog = programs_->node_system;
-  bind_sell(b.node_edges);
-  b.node_edges.item.bind(2);
-  b.node_edges.item2.bind(3);
-  d.bind(4);
-  w.bind(5);
-  fixed.bind(6);
-  x.bind(7);
-  y.bind(8);
   prog.set_real("b", b_scale);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
-  prog.dispatch(m.n_owned_nodes);
+  launch(prog,
+         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &d,
+          &w, &fixed, &x, &y},
+         m.n_owned_nodes);
 }
 
 void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, double b_scale,
@@ -313,15 +276,10 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, doub
   check_size(diag, m.n_nodes, P.precision, "node_system_diagonal: diag");
   check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
   Program& prog = programs_->node_system_diagonal;
-  bind_sell(b.node_edges);
-  b.node_edges.item.bind(2);
-  d.bind(3);
-  w.bind(4);
-  fixed.bind(5);
-  diag.bind(6);
   prog.set_real("b", b_scale);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
-  prog.dispatch(m.n_owned_nodes);
+  launch(prog,
+         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &d, &w, &fixed, &diag},
+         m.n_owned_nodes);
 }
 
 std::size_t Operators::node_system_entries(const DeviceMesh& m) {
@@ -342,17 +300,11 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const Buffer& d, doub
   check_distinct(coef, {&d, &w, &fixed}, "node_system_assemble");
   check_distinct(diag, {&d, &w, &fixed, &coef}, "node_system_assemble");
   Program& prog = programs_->node_system_assemble;
-  bind_sell(b.node_edges);
-  b.node_edges.item.bind(2);
-  b.node_edges.item2.bind(3);
-  d.bind(4);
-  w.bind(5);
-  fixed.bind(6);
-  coef.bind(7);
-  diag.bind(8);
   prog.set_real("b", b_scale);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
-  prog.dispatch(m.n_owned_nodes);
+  launch(prog,
+         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &d,
+          &w, &fixed, &coef, &diag},
+         m.n_owned_nodes);
 }
 
 void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, const Buffer& diag,
@@ -366,14 +318,9 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
   check_distinct(y, {&coef, &diag, &x}, "node_system_apply");
   Program& prog = programs_->node_system_apply;
-  bind_sell(b.node_edges);
-  b.node_edges.item2.bind(2);
-  coef.bind(3);
-  diag.bind(4);
-  x.bind(5);
-  y.bind(6);
-  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
-  prog.dispatch(m.n_owned_nodes);
+  launch(prog,
+         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag, &x, &y},
+         m.n_owned_nodes);
 }
 
 }  // namespace scfd::backend::glc
