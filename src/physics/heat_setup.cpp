@@ -7,15 +7,10 @@
 
 #include "config/suggest.hpp"
 #include "core/error.hpp"
+#include "physics/boundary_tables.hpp"
 
 namespace scfd::physics::heat {
 namespace {
-
-std::vector<std::string> patch_names(const topology::Mesh& m) {
-  std::vector<std::string> names;
-  for (const auto& p : m.patches) names.push_back(p.name);
-  return names;
-}
 
 void read_material(const config::Case& c, const topology::Mesh& m, Setup& s) {
   const double k = c.get<double>("material.conductivity", 1.0);
@@ -97,20 +92,8 @@ BoundaryCondition read_bc(const config::Case& c, const topology::Mesh& m, int pa
 }
 
 void read_boundaries(const config::Case& c, const topology::Mesh& m, Setup& s) {
-  const std::vector<std::string> names = patch_names(m);
-  const std::vector<std::string> given =
-      c.has("boundary") ? c.table_keys("boundary") : std::vector<std::string>{};
-  for (const std::string& g : given) {
-    if (std::find(names.begin(), names.end(), g) == names.end())
-      c.fail("boundary." + g, fmt::format("the mesh {} has no patch '{}' (patches: {}){}", m.source,
-                                          g, config::join(names), config::did_you_mean(g, names)));
-  }
-  for (std::size_t p = 0; p < names.size(); ++p) {
-    if (std::find(given.begin(), given.end(), names[p]) == given.end())
-      throw input_error(
-          "{}: patch '{}' of the mesh has no boundary condition: add [boundary.{}] "
-          "with type = temperature | heat-flux | insulated | convection",
-          c.path(), names[p], names[p]);
+  check_boundary_tables(c, m, "temperature | heat-flux | insulated | convection");
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
     s.bcs.push_back(read_bc(c, m, static_cast<int>(p)));
   }
   // Dirichlet wins over flux conditions on shared nodes; among temperature patches the first
