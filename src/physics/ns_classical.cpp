@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "backend/cpu/operators.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "physics/ns_operators.hpp"
@@ -92,7 +91,7 @@ class NsClassicalModel final : public Model {
   ns::ProbeSet probes_;
   std::vector<ns::ProbeSet> lines_;  // one per setup_.lines entry
   std::filesystem::path probe_file_, force_file_, line_dir_;
-  std::vector<real> mass_host_, weight_host_;  // for the wall vorticity of forces()
+  std::vector<real> weight_host_;  // for the wall vorticity of forces()
 };
 
 NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& m,
@@ -128,7 +127,6 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
   pcg_cells_ = std::make_unique<solvers::Pcg>(be, m.n_cells);
   set_initial_velocity();
   setup_probes(c);
-  mass_host_ = g.mass;
   weight_host_ = g.dual_weight;
   setup_forces(c);
 }
@@ -491,16 +489,14 @@ void NsClassicalModel::setup_forces(const config::Case& c) {
   if (!out) throw input_error("{}: cannot write", force_file_.string());
 }
 
-// Force on forces.patch (collective): the host copies the fluxes and pressure, forms the node
-// circulations Gamma = R M U + B and sums the wall tractions (ns_post.hpp).
+// Force on forces.patch (collective): the node circulations Gamma = R M U + B are formed on the
+// backend as the viscous term forms them; the host sums the wall tractions (ns_post.hpp).
 Vec3 NsClassicalModel::force() const {
-  const std::vector<real> u = download(*s_.u), p = download(*s_.p);
-  std::vector<real> mu(u.size()), gamma(static_cast<std::size_t>(m_.n_nodes));
-  for (std::size_t f = 0; f < u.size(); ++f) mu[f] = mass_host_[f] * u[f];
-  backend::cpu::rotation(m_, mu, gamma);
-  const ns::BoundaryData b = ns::boundary_data(m_, setup_, t_, halo_);
-  for (index n = 0; n < m_.n_owned_nodes; ++n) gamma[n] += b.circulation[n];
-  halo_.nodes.exchange(std::span<real>(gamma));
+  be_.multiply(*s_.mass, *s_.u, *s_.face_a);
+  be_.rotation(m_, *s_.face_a, *s_.curl_a);
+  be_.axpy(1, *s_.bc_circulation, *s_.curl_a);
+  halo_.nodes.exchange(be_, *s_.curl_a);
+  const std::vector<real> gamma = download(*s_.curl_a), p = download(*s_.p);
   const Vec3 f = ns::patch_force(m_, setup_.force_patch, p, gamma, weight_host_, setup_.density,
                                  setup_.viscosity);
   const auto [fx, fy] = solvers::global_sum(std::pair<real, real>{f.x, f.y});
@@ -548,14 +544,11 @@ std::vector<HostField> NsClassicalModel::fields(const std::vector<std::string>& 
       out.push_back(std::move(h));
     }
   }
-  if (want("divergence")) {  // (D U)_c / V_c, from the fluxes of the cell's own faces
-    HostField h{"divergence", 1, true, std::vector<real>(static_cast<std::size_t>(m_.n_cells))};
-    const int w = m_.cell_width();
-    for (index c = 0; c < m_.n_cells; ++c) {
-      real d = 0;
-      for (int k = 0; k < w; ++k) d += m_.cell_face_sign[w * c + k] * u[m_.cell_faces[w * c + k]];
-      h.data[c] = d / m_.cell_volume[c];
-    }
+  if (want("divergence")) {  // (D U)_c / V_c
+    be_.divergence(m_, *s_.u, *s_.cell_a);
+    halo_.cells.exchange(be_, *s_.cell_a);
+    HostField h{"divergence", 1, true, download(*s_.cell_a)};
+    for (index c = 0; c < m_.n_cells; ++c) h.data[c] /= m_.cell_volume[c];
     out.push_back(std::move(h));
   }
   return out;
