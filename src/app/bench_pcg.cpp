@@ -28,12 +28,6 @@ namespace {
 
 using backend::Field;
 
-std::unique_ptr<Field> upload(const backend::Backend& be, const std::vector<real>& host) {
-  auto f = be.make_field(static_cast<index>(host.size()));
-  be.upload(host, *f);
-  return f;
-}
-
 // A file for writing, or an InputError naming it.
 struct OutFile {
   explicit OutFile(const std::filesystem::path& p) : path(p), f(std::fopen(p.c_str(), "w")) {
@@ -74,8 +68,9 @@ NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes) {
 
 PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::HaloPlan& nodes,
                    const NodeSystem& s, long long global_nodes, const PcgOptions& options) {
-  auto d = upload(be, s.d), w = upload(be, s.w), fixed = upload(be, s.fixed);
-  auto rhs = upload(be, s.rhs);
+  auto d = be.make_field_from(s.d), w = be.make_field_from(s.w),
+       fixed = be.make_field_from(s.fixed);
+  auto rhs = be.make_field_from(s.rhs);
   auto x = be.make_field(m.n_nodes);
   const solvers::NodeSystemOperator a(m, be, nodes, *d, s.b, *w, *fixed);
   solvers::Pcg pcg(be, m.n_nodes);

@@ -49,6 +49,12 @@ class Backend {
   virtual void finish() const {}
 
   virtual std::unique_ptr<Field> make_field(index n) const = 0;
+  // A new field holding `host` (make_field + upload).
+  std::unique_ptr<Field> make_field_from(std::span<const real> host) const {
+    std::unique_ptr<Field> f = make_field(static_cast<index>(host.size()));
+    upload(host, *f);
+    return f;
+  }
   virtual void upload(std::span<const real> host, Field& f) const = 0;
   virtual void download(const Field& f, std::span<real> host) const = 0;
 

@@ -41,7 +41,6 @@ class HeatModel final : public Model {
 
  private:
   void read_time(const config::Case& c);
-  std::unique_ptr<Field> upload(const std::vector<real>& host) const;
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
   std::vector<real> temperature() const;
@@ -113,17 +112,17 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
     if (!steady_) mass_dt[n] = mass_[n] / dt_;
     d[n] = mass_dt[n] + theta_ * robin_[n];
   }
-  fixed_ = upload(fixed);
-  free_ = upload(free);
-  w_ = upload(w);
-  d_ = upload(d);
-  mass_dt_ = upload(mass_dt);
-  robin_field_ = upload(robin_);
+  fixed_ = be_.make_field_from(fixed);
+  free_ = be_.make_field_from(free);
+  w_ = be_.make_field_from(w);
+  d_ = be_.make_field_from(d);
+  mass_dt_ = be_.make_field_from(mass_dt);
+  robin_field_ = be_.make_field_from(robin_);
   rhs_ = be.make_field(m.n_nodes);
   tmp_ = be.make_field(m.n_nodes);
   load_old_ = load_vector(t_);
-  load_ = upload(load_old_);
-  dirichlet_ = upload(dirichlet_values(t_));
+  load_ = be_.make_field_from(load_old_);
+  dirichlet_ = be_.make_field_from(dirichlet_values(t_));
 
   // Initial condition (Dirichlet nodes take their boundary value).
   const config::Expression init = c.function("initial.temperature", 0.0);
@@ -132,7 +131,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
     const Vec3& x = m.node_x[n];
     t0[n] = init(x.x, x.y, x.z, t_);
   }
-  t_field_ = upload(t0);
+  t_field_ = be_.make_field_from(t0);
   system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
 }
@@ -163,12 +162,6 @@ void HeatModel::read_time(const config::Case& c) {
   pcg_options_.max_iterations = static_cast<int>(c.get<long long>("solver.max_iterations", 5000));
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
-}
-
-std::unique_ptr<Field> HeatModel::upload(const std::vector<real>& host) const {
-  auto f = be_.make_field(static_cast<index>(host.size()));
-  be_.upload(host, *f);
-  return f;
 }
 
 std::vector<real> HeatModel::load_vector(double t) const {

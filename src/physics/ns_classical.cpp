@@ -50,7 +50,6 @@ class NsClassicalModel final : public Model {
 
  private:
   void read_time(const config::Case& c);
-  FieldPtr upload(const std::vector<real>& host) const;
   FieldPtr make(index n) const { return be_.make_field(n); }
   void make_fields(const ns::Geometry& g);
   void upload_boundary(double t);
@@ -178,12 +177,6 @@ int NsClassicalModel::total_steps() const {
   return step_ + std::max(1, static_cast<int>(std::ceil(left / dt - 1e-9)));
 }
 
-FieldPtr NsClassicalModel::upload(const std::vector<real>& host) const {
-  FieldPtr f = be_.make_field(static_cast<index>(host.size()));
-  be_.upload(host, *f);
-  return f;
-}
-
 std::vector<real> NsClassicalModel::download(const Field& f) const {
   std::vector<real> h(static_cast<std::size_t>(f.size()));
   be_.download(f, h);
@@ -191,18 +184,18 @@ std::vector<real> NsClassicalModel::download(const Field& f) const {
 }
 
 void NsClassicalModel::make_fields(const ns::Geometry& g) {
-  s_.mass = upload(g.mass);
-  s_.fixed = upload(g.fixed);
+  s_.mass = be_.make_field_from(g.mass);
+  s_.fixed = be_.make_field_from(g.fixed);
   std::vector<real> free(g.fixed.size()), neg(g.mobility.size());
   for (std::size_t i = 0; i < free.size(); ++i) free[i] = 1 - g.fixed[i];
   for (std::size_t i = 0; i < neg.size(); ++i) neg[i] = -g.mobility[i];
-  s_.free = upload(free);
-  s_.mobility = upload(g.mobility);
-  s_.neg_mobility = upload(neg);
-  s_.weight = upload(g.dual_weight);
-  s_.viscous_diag = upload(g.viscous_diag);
-  s_.pressure_diag = upload(g.pressure_diag);
-  s_.cfl_weight = upload(g.cfl_weight);
+  s_.free = be_.make_field_from(free);
+  s_.mobility = be_.make_field_from(g.mobility);
+  s_.neg_mobility = be_.make_field_from(neg);
+  s_.weight = be_.make_field_from(g.dual_weight);
+  s_.viscous_diag = be_.make_field_from(g.viscous_diag);
+  s_.pressure_diag = be_.make_field_from(g.pressure_diag);
+  s_.cfl_weight = be_.make_field_from(g.cfl_weight);
   const index nf = m_.n_faces, nc = m_.n_cells, nb = m_.n_boundary_faces();
   for (FieldPtr* f :
        {&s_.u, &s_.u_star, &s_.rhs, &s_.conv, &s_.conv_old, &s_.face_a, &s_.face_b, &s_.bc_flux})
