@@ -99,6 +99,9 @@ void read_fluid(const config::Case& c, Setup& s) {
 
 void read_probes(const config::Case& c, const topology::Mesh& m, Setup& s) {
   if (!c.has("probes")) return;
+  // The pressure costs ns-exact one Poisson solve per step (it is recovered on request).
+  s.probe_pressure =
+      c.get<bool>("probes.pressure", c.get<std::string>("physics.model", "") != "ns-exact");
   std::vector<double> xyz[3];
   for (int d = 0; d < m.dim; ++d)
     xyz[d] = c.require<std::vector<double>>(std::string("probes.") + kAxis[d]);

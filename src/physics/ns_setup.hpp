@@ -50,6 +50,7 @@ struct Setup {
   bool has_exact = false;
   config::Expression exact[3];    // verification.velocity_x/y/z
   std::vector<Vec3> probes;       // probes.x/y/z
+  bool probe_pressure = true;     // probes.pressure (default: true except for ns-exact)
   std::vector<SampleLine> lines;  // output.lines.*
   int force_patch = -1;           // forces.patch (2D only), or -1
   double force_velocity = 1;      // forces.reference_velocity
