@@ -208,7 +208,7 @@ void FlowModel::initial_fluxes(Field& u) const {
   be_.axpy(1, *s_.bc_flux, u);
 }
 
-solvers::PcgResult FlowModel::solve_pressure(const Field& v, Field& psi) {
+solvers::PcgResult FlowModel::solve_pressure(const Field& v, Field& psi) const {
   be_.divergence(m_, v, *s_.cell_a);
   be_.fill(psi, 0);               // psi = 0: the initial guess, and the zero of the xpay
   be_.xpay(psi, -1, *s_.cell_a);  // b = -D v

@@ -52,7 +52,7 @@ class FlowModel : public Model {
   void convection(Field& out);
   // Solves (-D A~^-1 G0) psi = -D v (singular without an outlet: b made orthogonal to 1); stops
   // at tolerance x |b| or tolerance x |v|. psi (s_.psi) is the initial guess; ghosts exchanged.
-  solvers::PcgResult solve_pressure(const Field& v, Field& psi);
+  solvers::PcgResult solve_pressure(const Field& v, Field& psi) const;
   // dt ((1 + r/2) conv - r/2 conv_old) with r = dt / dt_old (forward Euler on the first step),
   // added to y after y = mass .* U: the explicit part of the face equation.
   void explicit_part(double dt, Field& y);

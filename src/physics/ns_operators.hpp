@@ -99,4 +99,60 @@ class PressureOperator final : public solvers::LinearOperator {
   State& s_;
 };
 
+// The Fields of the ns-exact streamfunction system, one entry per curl entity (ns_exact.cpp).
+struct StreamState {
+  FieldPtr free, fixed;              // 1 on unknown / boundary-data entities, else 0
+  FieldPtr diag_mass, diag_viscous;  // diagonals of R M C and R M C W R M C (owned entities)
+  FieldPtr tmp;
+};
+
+// ns-exact's system on the streamfunction: y = free .* (R A C (free .* x)) + fixed .* x with
+// A = M + nu dt K the weighted momentum matrix (K = M C W R M, MomentumOperator::viscous), its
+// boundary-data rows and columns eliminated symmetrically. Symmetric positive definite in 2D
+// with a boundary-data node; in 3D positive semi-definite, with the gradients of the interior
+// node functions as null space (C G = 0), a consistent system for CG.
+class StreamOperator final : public solvers::LinearOperator {
+ public:
+  StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, State& s,
+                 StreamState& ss, const MomentumOperator& momentum)
+      : m_(m), be_(be), halo_(halo), s_(s), ss_(ss), momentum_(momentum) {}
+  index size() const override { return m_.n_curl(); }
+  index owned() const override { return m_.n_owned_curl(); }
+  void apply(Field& x, Field& y) const override {
+    curl_plan().exchange(be_, x);
+    be_.multiply(*ss_.free, x, *ss_.tmp);
+    full(*ss_.tmp, y);
+    be_.multiply(*ss_.free, y, y);
+    be_.multiply(*ss_.fixed, x, *ss_.tmp);
+    be_.axpy(1, *ss_.tmp, y);
+  }
+  void diagonal(Field& d) const override {
+    be_.copy(*ss_.diag_mass, d);
+    be_.axpy(momentum_.nu_dt, *ss_.diag_viscous, d);
+    be_.multiply(*ss_.free, d, d);
+    be_.axpy(1, *ss_.fixed, d);
+  }
+  // y = R A C x on the owned entities (no elimination); x needs its ghosts. Uses face_a, face_b.
+  void full(const Field& x, Field& y) const {
+    be_.curl(m_, x, *s_.face_a);
+    halo_.faces.exchange(be_, *s_.face_a);
+    momentum_.viscous(*s_.face_a, *s_.face_b);
+    be_.multiply(*s_.mass, *s_.face_a, *s_.face_a);
+    be_.axpy(momentum_.nu_dt, *s_.face_b, *s_.face_a);
+    halo_.faces.exchange(be_, *s_.face_a);
+    be_.rotation(m_, *s_.face_a, y);
+  }
+
+ private:
+  halo::HaloPlan& curl_plan() const {
+    return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
+  }
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  halo::Halo& halo_;
+  State& s_;
+  StreamState& ss_;
+  const MomentumOperator& momentum_;
+};
+
 }  // namespace scfd::physics::ns
