@@ -155,17 +155,14 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
   StreamBoundary out;
   out.fixed.assign(static_cast<std::size_t>(m.n_edges), 0);
   out.value.assign(out.fixed.size(), 0);
+  for (const BoundaryCondition& bc : s.bcs)  // the same on every rank: a collective error
+    if (bc.kind == BcKind::outlet)
+      throw outlet_in_3d(case_path, m.patches[static_cast<std::size_t>(bc.patch)].name);
   real worst = 0;
   int worst_patch = -1;
   for (index f = 0; f < m.n_faces; ++f) {
     const int p = m.face_patch[f];
     if (p < 0) continue;
-    if (s.bcs[static_cast<std::size_t>(p)].kind == BcKind::outlet)
-      throw input_error(
-          "{}: boundary.{}: ns-exact in 3D supports flux-free boundaries only (wall, "
-          "moving-wall, symmetry, tangential velocity); outlets are not implemented (use "
-          "ns-classical)",
-          case_path, m.patches[static_cast<std::size_t>(p)].name);
     if (f < m.n_owned_faces && std::abs(flux[f]) / m.face_area[f] > worst) {
       worst = std::abs(flux[f]) / m.face_area[f];
       worst_patch = p;
@@ -189,6 +186,13 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
 }
 
 }  // namespace
+
+InputError outlet_in_3d(const std::string& case_path, const std::string& patch) {
+  return input_error(
+      "{}: boundary.{}: ns-exact in 3D supports flux-free boundaries only (wall, moving-wall, "
+      "symmetry, tangential velocity); outlets are not implemented (use ns-classical)",
+      case_path, patch);
+}
 
 StreamBoundary stream_boundary(const topology::Mesh& m, const Setup& s,
                                const std::vector<real>& flux, halo::Halo& halo,

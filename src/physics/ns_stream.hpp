@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "halo/halo.hpp"
 #include "physics/ns_setup.hpp"
 #include "topology/mesh.hpp"
@@ -32,6 +33,9 @@ struct StreamBoundary {
   std::vector<std::vector<real>> chains;   // per non-gauge chain: 1 on its local entities
   std::vector<std::string> chain_patches;  // per non-gauge chain: its patch names, for logs
 };
+
+// The error for an outlet patch in 3D (also raised by the ns-exact model before its set-up).
+InputError outlet_in_3d(const std::string& case_path, const std::string& patch);
 
 // `flux` is BoundaryData::flux (per local face). InputError (naming `case_path`) for a closed
 // chain with net flux or, in 3D, a boundary that is not flux-free.

@@ -11,20 +11,30 @@
 //    every node of a Delaunay triangle mesh, walls included, and 4% in the RMS over the nodes
 //    (first order: u·n is taken at the face midpoint, not at the middle of the dual edge);
 //  - the pressure reconstruction of probes, lines and wall forces (ns_post.hpp, pressure_at)
-//    is exact for a linear pressure, at boundary face centres too (where it extrapolates).
+//    is exact for a linear pressure, at boundary face centres too (where it extrapolates);
+//  - ns-exact's system R (M + nu dt K) C (StreamOperator, on the cpu backend) is symmetric and
+//    positive; in 3D the edge gradients of node functions are its null space (C G = 0), so the
+//    system is singular but consistent; its Jacobi diagonal equals the operator's diagonal;
+//  - ns-exact's streamfunction boundary values (ns_stream.hpp) reproduce the prescribed boundary
+//    fluxes, C s = flux on every boundary face; a second boundary (the cylinder) is a chain whose
+//    constant is solved for; a closed loop with net flux and 3D inflow/outlets are input errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "backend/cpu/operators.hpp"
 #include "config/case.hpp"
+#include "core/error.hpp"
 #include "halo/halo.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
+#include "physics/ns_operators.hpp"
 #include "physics/ns_post.hpp"
 #include "physics/ns_setup.hpp"
+#include "physics/ns_stream.hpp"
 #include "topology/build.hpp"
 
 namespace scfd {
@@ -185,6 +195,181 @@ const auto kName = [](const auto& p) {
     if (ch == '-' || ch == '.') ch = '_';
   return s;
 };
+
+// The ns-exact system on the cpu backend, nu dt = 0.7, no entity eliminated.
+struct StreamFixture : Fixture {
+  std::unique_ptr<backend::Backend> be = backend::make_backend("cpu");
+  physics::ns::State s;
+  physics::ns::StreamState ss;
+  std::unique_ptr<physics::ns::MomentumOperator> momentum;
+  std::unique_ptr<physics::ns::StreamOperator> op;
+  explicit StreamFixture(const std::string& name) : Fixture(name, "0", "0") {
+    s.mass = be->make_field_from(g.mass);
+    s.weight = be->make_field_from(g.dual_weight);
+    s.face_a = be->make_field(m.n_faces);
+    s.face_b = be->make_field(m.n_faces);
+    s.curl_a = be->make_field(m.n_curl());
+    ss.free = be->make_field(m.n_curl());
+    be->fill(*ss.free, 1);
+    ss.fixed = be->make_field(m.n_curl());
+    be->fill(*ss.fixed, 0);
+    ss.tmp = be->make_field(m.n_curl());
+    momentum = std::make_unique<physics::ns::MomentumOperator>(m, *be, halo, s);
+    momentum->nu_dt = 0.7;
+    op = std::make_unique<physics::ns::StreamOperator>(m, *be, halo, s, ss, *momentum);
+  }
+  std::vector<real> full(const std::vector<real>& x) const {
+    auto fx = be->make_field_from(x);
+    auto fy = be->make_field(m.n_curl());
+    op->full(*fx, *fy);
+    std::vector<real> y(x.size());
+    be->download(*fy, y);
+    return y;
+  }
+};
+
+TEST_P(NsOperator, StreamSystemIsSymmetricPositive) {
+  const StreamFixture fx(GetParam());
+  const auto n = static_cast<std::size_t>(fx.m.n_curl());
+  const auto x = random(n, 3), y = random(n, 4);
+  const auto kx = fx.full(x), ky = fx.full(y);
+  real scale = 0;
+  for (std::size_t k = 0; k < n; ++k) scale += std::abs(x[k] * ky[k]) + std::abs(y[k] * kx[k]);
+  EXPECT_LE(std::abs(inner(x, ky) - inner(kx, y)), 1e-13 * scale);
+  EXPECT_GT(inner(x, kx), 0.0);
+}
+
+TEST(NsOperator3D, EdgeGradientsAreTheStreamNullSpace) {
+  for (const char* name : {"cavity3d-1.msh", "generated_cube"}) {
+    const StreamFixture fx(name);
+    const Mesh& m = fx.m;
+    const auto phi = random(static_cast<std::size_t>(m.n_nodes), 5);
+    std::vector<real> grad(static_cast<std::size_t>(m.n_edges));
+    for (index e = 0; e < m.n_edges; ++e)
+      grad[e] = phi[m.edge_nodes[2 * e + 1]] - phi[m.edge_nodes[2 * e]];
+    const auto kg = fx.full(grad), kx = fx.full(random(grad.size(), 6));
+    real worst = 0, scale = 0;
+    for (std::size_t k = 0; k < grad.size(); ++k) {
+      worst = std::max(worst, std::abs(kg[k]));
+      scale = std::max(scale, std::abs(kx[k]));
+    }
+    EXPECT_LE(worst, 1e-13 * scale) << name;
+  }
+}
+
+// The Jacobi diagonal the model assembles on the host is the operator's: e_k . R A C e_k.
+TEST(NsOperator2D, StreamDiagonalMatchesTheOperator) {
+  const StreamFixture fx("cavity-1.msh");
+  const Mesh& m = fx.m;
+  // The host formula of ns_exact.cpp for entity k, checked on a few entities.
+  for (index k : {index{0}, index{7}, m.n_curl() / 2, m.n_curl() - 1}) {
+    std::vector<real> e(static_cast<std::size_t>(m.n_curl()), 0);
+    e[k] = 1;
+    const real diag = fx.full(e)[k];
+    real dm = 0, dv = 0;
+    std::vector<std::pair<index, real>> row;
+    const auto faces = m.curl_faces.row(k);
+    const auto signs = m.curl_faces.row_sign(k);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+      dm += fx.g.mass[faces[i]];
+      for (int j = 0; j < 2; ++j) {
+        const index o = m.face_curl[2 * faces[i] + j];
+        const real v = signs[i] * m.face_curl_sign[2 * faces[i] + j] * fx.g.mass[faces[i]];
+        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == o; });
+        if (it == row.end())
+          row.emplace_back(o, v);
+        else
+          it->second += v;
+      }
+    }
+    for (const auto& [o, v] : row) dv += fx.g.dual_weight[o] * v * v;
+    EXPECT_NEAR(diag, dm + 0.7 * dv, 1e-12 * diag) << "entity " << k;
+  }
+}
+
+// The streamfunction boundary of the mesh for a case made of [fluid] and the [boundary.*] `text`.
+// `flux` (if given) receives the prescribed face fluxes.
+physics::ns::StreamBoundary stream_boundary(const Mesh& m, halo::Halo& halo,
+                                            const std::string& text,
+                                            std::vector<real>* flux = nullptr) {
+  const config::Case c = config::Case::from_string("[fluid]\nviscosity = 1\n" + text, "t.toml");
+  const physics::ns::Setup setup = physics::ns::read_setup(c, m);
+  const physics::ns::BoundaryData b = physics::ns::boundary_data(m, setup, 0.0, halo);
+  if (flux != nullptr) *flux = b.flux;
+  return physics::ns::stream_boundary(m, setup, b.flux, halo, "t.toml");
+}
+
+TEST(NsStream, BoundaryValuesReproduceTheBoundaryFluxes) {
+  Fixture fx("cavity-1.msh", "0.7", "-1.3");
+  const Mesh& m = fx.m;
+  std::string text;
+  for (const auto& p : m.patches)
+    text += "[boundary." + p.name +
+            "]\ntype = \"velocity\"\nvelocity_x = \"0.7 + y\"\nvelocity_y = \"-1.3 + x\"\n";
+  std::vector<real> flux;
+  const physics::ns::StreamBoundary sb = stream_boundary(m, fx.halo, text, &flux);
+  EXPECT_TRUE(sb.chains.empty());
+  int boundary_faces = 0;
+  for (index f = 0; f < m.n_faces; ++f) {
+    if (!m.is_boundary_face(f)) continue;
+    ++boundary_faces;
+    const index n0 = m.face_curl[2 * f], n1 = m.face_curl[2 * f + 1];
+    EXPECT_EQ(sb.fixed[n0], 1);
+    EXPECT_EQ(sb.fixed[n1], 1);
+    const real cs =
+        m.face_curl_sign[2 * f] * sb.value[n0] + m.face_curl_sign[2 * f + 1] * sb.value[n1];
+    EXPECT_NE(flux[f], 0);
+    EXPECT_NEAR(cs, flux[f], 1e-13) << "face " << f;
+  }
+  EXPECT_GT(boundary_faces, 0);
+}
+
+TEST(NsStream, CylinderIsASecondChain) {
+  const Mesh m = topology::build_mesh(
+      mesh_io::read_gmsh(std::string(SCFD_SOURCE_DIR) + "/meshes/channel2d-cylinder-1.msh"));
+  halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
+  const physics::ns::StreamBoundary sb =
+      stream_boundary(m, halo,
+                      "[boundary.inlet]\ntype = \"velocity\"\nvelocity_x = \"y*(0.41-y)\"\n"
+                      "[boundary.walls]\ntype = \"wall\"\n[boundary.cylinder]\ntype = \"wall\"\n"
+                      "[boundary.outlet]\ntype = \"outlet\"\n");
+  ASSERT_EQ(sb.chains.size(), 1u);
+  EXPECT_EQ(sb.chain_patches[0], "cylinder");
+  // The top wall carries the whole inflow: s there is the inlet flux int_0^0.41 y (0.41 - y) dy.
+  const real q = 0.41 * 0.41 * 0.41 / 6;
+  for (index n = 0; n < m.n_nodes; ++n) {
+    if (std::abs(m.node_x[n].y - 0.41) > 1e-12 || sb.fixed[n] == 0) continue;
+    EXPECT_NEAR(std::abs(sb.value[n]), q, 1e-6) << "node " << n;  // Simpson: exact for the parabola
+  }
+}
+
+TEST(NsStream, UnbalancedLoopAnd3dInflowAreInputErrors) {
+  {
+    const Mesh m = load("cavity-1.msh");
+    halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
+    std::string text;
+    for (const auto& p : m.patches)
+      text += "[boundary." + p.name + "]\ntype = \"velocity\"\nvelocity_x = \"x\"\n";
+    EXPECT_THROW(stream_boundary(m, halo, text), InputError);
+  }
+  const Mesh m = load("cavity3d-1.msh");
+  halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
+  std::string inflow, outlet, walls;
+  for (std::size_t i = 0; i < m.patches.size(); ++i) {
+    const std::string head = "[boundary." + m.patches[i].name + "]\ntype = ";
+    inflow += head + (i == 0 ? "\"velocity\"\nvelocity_y = \"-1\"\n" : "\"wall\"\n");
+    outlet += head + (i == 0 ? "\"outlet\"\n" : "\"wall\"\n");
+    walls += head + (i == 0 ? "\"moving-wall\"\nvelocity_x = 1\n" : "\"wall\"\n");
+  }
+  EXPECT_THROW(stream_boundary(m, halo, inflow), InputError);
+  EXPECT_THROW(stream_boundary(m, halo, outlet), InputError);
+  const physics::ns::StreamBoundary sb = stream_boundary(m, halo, walls);
+  for (index f = 0; f < m.n_faces; ++f) {
+    if (!m.is_boundary_face(f)) continue;
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(sb.fixed[m.face_curl[3 * f + j]], 1);
+  }
+  EXPECT_TRUE(sb.chains.empty());
+}
 
 INSTANTIATE_TEST_SUITE_P(Delaunay, NsDelaunay,
                          ::testing::Values("cavity-1.msh", "channel-1.msh", "cavity3d-1.msh"),
