@@ -99,8 +99,8 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
                            const backend::Backend& be, halo::Halo& halo)
     : FlowModel(checked(c, m), m, be, halo, "ns-exact"), case_path_(c.path()) {
   const index nk = m.n_curl();
-  for (FieldPtr* f :
-       {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &ss_.free, &ss_.fixed, &ss_.tmp})
+  for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &ss_.free, &ss_.fixed,
+                      &ss_.tmp, &ss_.t, &ss_.w})
     *f = make(nk);
   zero_faces_ = make(m.n_faces);
   be.fill(*zero_faces_, 0);
@@ -132,7 +132,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   ss_.diag_mass = be.make_field_from(dm);
   ss_.diag_viscous = be.make_field_from(dv);
   momentum_ = std::make_unique<ns::MomentumOperator>(m, be, halo, s_);
-  system_ = std::make_unique<ns::StreamOperator>(m, be, halo, s_, ss_, *momentum_);
+  system_ = std::make_unique<ns::StreamOperator>(m, be, halo, s_, ss_, mass);
   pcg_curl_ = std::make_unique<solvers::Pcg>(be, nk);
   be.fill(*s0_, 0);
   set_boundary(t_);
@@ -147,7 +147,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   // boundary data, R M C s = R M U_init (the system at nu dt = 0).
   initial_fluxes(*s_.u_star);
   be.multiply(*s_.mass, *s_.u_star, *s_.rhs);
-  momentum_->nu_dt = 0;
+  momentum_->nu_dt = system_->nu_dt = 0;
   solve_stream(*s_.rhs);
 }
 
@@ -173,7 +173,7 @@ void NsExactModel::set_boundary(double t) {
 // matrix cap_jk = chain_j . R A C basis_k (symmetric positive definite). Redone when nu dt
 // changes (with time.cfl until dt settles at dt_max). Returns the CG iterations.
 int NsExactModel::update_basis() {
-  if (chain_.empty() || basis_nu_dt_ == momentum_->nu_dt) return 0;
+  if (chain_.empty() || basis_nu_dt_ == system_->nu_dt) return 0;
   int iterations = 0;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
     system_->full(*chain_[k], *s_rhs_);
@@ -191,7 +191,7 @@ int NsExactModel::update_basis() {
     for (std::size_t j = 0; j < chain_.size(); ++j)
       cap_[j][k] = solvers::global_sum(be_.dot(*chain_[j], *s_rhs_, m_.n_owned_curl()));
   }
-  basis_nu_dt_ = momentum_->nu_dt;
+  basis_nu_dt_ = system_->nu_dt;
   return iterations;
 }
 
@@ -236,7 +236,7 @@ StepReport NsExactModel::advance() {
     upload_boundary(t_ + dt);
     set_boundary(t_ + dt);
   }
-  momentum_->nu_dt = setup_.viscosity * dt;
+  momentum_->nu_dt = system_->nu_dt = setup_.viscosity * dt;
   // The face equation without the pressure: M U^n + dt (AB2 convection) - dt G_b p_b (outlet
   // pressures) - nu dt M C W B (wall circulation). R removes the interior pressure gradient.
   explicit_part(dt, *s_.rhs);

@@ -3,7 +3,12 @@
 // module.
 #pragma once
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "halo/halo.hpp"
@@ -102,20 +107,40 @@ class PressureOperator final : public solvers::LinearOperator {
 // The Fields of the ns-exact streamfunction system, one entry per curl entity (ns_exact.cpp).
 struct StreamState {
   FieldPtr free, fixed;              // 1 on unknown / boundary-data entities, else 0
-  FieldPtr diag_mass, diag_viscous;  // diagonals of R M C and R M C W R M C (owned entities)
-  FieldPtr tmp;
+  FieldPtr diag_mass, diag_viscous;  // diagonals of L = R M C and of L W L (owned entities)
+  FieldPtr tmp, t, w;
 };
 
 // ns-exact's system on the streamfunction: y = free .* (R A C (free .* x)) + fixed .* x with
-// A = M + nu dt K the weighted momentum matrix (K = M C W R M, MomentumOperator::viscous), its
-// boundary-data rows and columns eliminated symmetrically. Symmetric positive definite in 2D
-// with a boundary-data node; in 3D positive semi-definite, with the gradients of the interior
-// node functions as null space (C G = 0), a consistent system for CG.
+// A = M + nu dt M C W R M the weighted momentum matrix of ns-classical, its boundary-data rows and
+// columns eliminated symmetrically. With L = R M C, R A C = L + nu dt L W L. In 2D L is the
+// graph Laplacian of the nodes with weight M_f on the edge that face f is, applied as an
+// assembled node system (one sparse pass); in 3D L is curl, M, rotation. Symmetric positive
+// definite in 2D with a boundary-data node; in 3D positive semi-definite, with the gradients of
+// the interior node functions as null space (C G = 0), a consistent system for CG.
 class StreamOperator final : public solvers::LinearOperator {
  public:
+  // `mass` is M per local face (ghosts included).
   StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, State& s,
-                 StreamState& ss, const MomentumOperator& momentum)
-      : m_(m), be_(be), halo_(halo), s_(s), ss_(ss), momentum_(momentum) {}
+                 StreamState& ss, std::span<const real> mass)
+      : m_(m), be_(be), halo_(halo), s_(s), ss_(ss) {
+    if (m.dim != 2) return;
+    // Weight of edge e: M of the face with the same two nodes.
+    std::map<std::pair<index, index>, index> edge_of;
+    for (index e = 0; e < m.n_edges; ++e) {
+      const index a = m.edge_nodes[2 * e], b = m.edge_nodes[2 * e + 1];  // global order
+      edge_of[{std::min(a, b), std::max(a, b)}] = e;
+    }
+    std::vector<real> w(static_cast<std::size_t>(m.n_edges), 0);
+    for (index f = 0; f < m.n_faces; ++f) {
+      const index a = m.face_nodes[2 * f], b = m.face_nodes[2 * f + 1];
+      const auto it = edge_of.find({std::min(a, b), std::max(a, b)});
+      if (it != edge_of.end()) w[it->second] = mass[f];
+    }
+    const FieldPtr weight = be.make_field_from(w), zero = be.make_field(m.n_nodes);
+    be.fill(*zero, 0);
+    laplacian_ = be.make_node_system(m, *zero, 1, *weight, *zero);
+  }
   index size() const override { return m_.n_curl(); }
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override {
@@ -128,20 +153,30 @@ class StreamOperator final : public solvers::LinearOperator {
   }
   void diagonal(Field& d) const override {
     be_.copy(*ss_.diag_mass, d);
-    be_.axpy(momentum_.nu_dt, *ss_.diag_viscous, d);
+    be_.axpy(nu_dt, *ss_.diag_viscous, d);
     be_.multiply(*ss_.free, d, d);
     be_.axpy(1, *ss_.fixed, d);
   }
-  // y = R A C x on the owned entities (no elimination); x needs its ghosts. Uses face_a, face_b.
+  // y = R A C x = (L + nu dt L W L) x on the owned entities (no elimination); x needs its ghosts.
   void full(const Field& x, Field& y) const {
+    laplacian(x, *ss_.t);
+    be_.multiply(*s_.weight, *ss_.t, *ss_.w);
+    curl_plan().exchange(be_, *ss_.w);
+    laplacian(*ss_.w, y);
+    be_.xpay(*ss_.t, nu_dt, y);
+  }
+  // y = L x = R M C x on the owned entities; x needs its ghosts. 3D: uses face_a.
+  void laplacian(const Field& x, Field& y) const {
+    if (laplacian_) {
+      laplacian_->apply(x, y);
+      return;
+    }
     be_.curl(m_, x, *s_.face_a);
-    halo_.faces.exchange(be_, *s_.face_a);
-    momentum_.viscous(*s_.face_a, *s_.face_b);
     be_.multiply(*s_.mass, *s_.face_a, *s_.face_a);
-    be_.axpy(momentum_.nu_dt, *s_.face_b, *s_.face_a);
     halo_.faces.exchange(be_, *s_.face_a);
     be_.rotation(m_, *s_.face_a, y);
   }
+  real nu_dt = 0;
 
  private:
   halo::HaloPlan& curl_plan() const {
@@ -152,7 +187,7 @@ class StreamOperator final : public solvers::LinearOperator {
   halo::Halo& halo_;
   State& s_;
   StreamState& ss_;
-  const MomentumOperator& momentum_;
+  std::unique_ptr<backend::NodeSystem> laplacian_;  // 2D: L assembled
 };
 
 }  // namespace scfd::physics::ns

@@ -187,16 +187,18 @@ class CpuNodeSystem final : public NodeSystem {
   CpuNodeSystem(const topology::Mesh& m, const Field& d, real b, const Field& w, const Field& fixed)
       : m_(m),
         coef_(static_cast<std::size_t>(node_system_entries(m))),
-        diag_(static_cast<std::size_t>(m.n_owned_nodes)) {
+        diag_(static_cast<std::size_t>(m.n_owned_nodes)),
+        columns_(node_system_columns(m)) {
     node_system_assemble(m, host(d), b, host(w), host(fixed), coef_, diag_);
   }
   void apply(const Field& x, Field& y) const override {
-    node_system_apply(m_, coef_, diag_, host(x), host(y));
+    node_system_apply(m_, coef_, diag_, host(x), host(y), columns_);
   }
 
  private:
   const topology::Mesh& m_;
   std::vector<real> coef_, diag_;
+  std::vector<index> columns_;
 };
 
 }  // namespace

@@ -83,17 +83,31 @@ void node_system_assemble(const topology::Mesh& m, std::span<const real> d, real
   }
 }
 
+std::vector<index> node_system_columns(const topology::Mesh& m) {
+  std::vector<index> cols(static_cast<std::size_t>(node_system_entries(m)));
+  const auto& ne = m.node_edges;
+  for (index i = 0; i < m.n_owned_nodes; ++i)
+    for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k) cols[k] = other_node(m, ne.item[k], i);
+  return cols;
+}
+
 void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
-                       std::span<const real> diag, std::span<const real> x, std::span<real> y) {
+                       std::span<const real> diag, std::span<const real> x, std::span<real> y,
+                       std::span<const index> columns) {
   const auto n = static_cast<std::size_t>(m.n_nodes);
   const auto& ne = m.node_edges;
   SCFD_CHECK(x.size() == n && y.size() == n &&
              diag.size() == static_cast<std::size_t>(m.n_owned_nodes) &&
-             coef.size() == static_cast<std::size_t>(node_system_entries(m)));
+             coef.size() == static_cast<std::size_t>(node_system_entries(m)) &&
+             (columns.empty() || columns.size() == coef.size()));
   for (index i = 0; i < m.n_owned_nodes; ++i) {
     real yi = diag[i] * x[i];
-    for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k)
-      yi += coef[k] * x[other_node(m, ne.item[k], i)];
+    if (columns.empty()) {
+      for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k)
+        yi += coef[k] * x[other_node(m, ne.item[k], i)];
+    } else {
+      for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k) yi += coef[k] * x[columns[k]];
+    }
     y[i] = yi;
   }
 }

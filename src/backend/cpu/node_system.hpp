@@ -4,6 +4,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "core/types.hpp"
 #include "topology/mesh.hpp"
@@ -32,8 +33,13 @@ void node_system_assemble(const topology::Mesh& m, std::span<const real> d, real
                           std::span<const real> w, std::span<const real> fixed,
                           std::span<real> coef, std::span<real> diag);
 
+// The column j(k) of every entry of node_system_assemble (the other node of the edge).
+std::vector<index> node_system_columns(const topology::Mesh& m);
+
 // y_i = diag_i x_i + sum over the entries k of row i of coef_k x_j(k), for the owned nodes i.
+// `columns` (node_system_columns, or empty: found from the edges) saves the edge lookups.
 void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
-                       std::span<const real> diag, std::span<const real> x, std::span<real> y);
+                       std::span<const real> diag, std::span<const real> x, std::span<real> y,
+                       std::span<const index> columns = {});
 
 }  // namespace scfd::backend::cpu
