@@ -78,6 +78,7 @@ class NsExactModel final : public ns::FlowModel {
   void set_boundary(double t);
   StreamSolve solve_stream(Field& rhs);
   int update_basis();
+  int solve_correction(const Field& lift, const Field* source, Field& x, const char* what);
   halo::HaloPlan& curl_plan() const {
     return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
   }
@@ -93,14 +94,15 @@ class NsExactModel final : public ns::FlowModel {
   std::unique_ptr<ns::StreamOperator> system_;
   std::unique_ptr<solvers::Pcg> pcg_curl_;
   mutable int pressure_step_ = 0;  // the step whose pressure s_.p holds
+  solvers::PcgResult last_solve_;
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
                            const backend::Backend& be, halo::Halo& halo)
     : FlowModel(checked(c, m), m, be, halo, "ns-exact"), case_path_(c.path()) {
   const index nk = m.n_curl();
-  for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &ss_.free, &ss_.fixed,
-                      &ss_.tmp, &ss_.t, &ss_.w})
+  for (FieldPtr* f :
+       {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &ss_.free, &ss_.fixed, &ss_.t, &ss_.w})
     *f = make(nk);
   zero_faces_ = make(m.n_faces);
   be.fill(*zero_faces_, 0);
@@ -176,14 +178,9 @@ int NsExactModel::update_basis() {
   if (chain_.empty() || basis_nu_dt_ == system_->nu_dt) return 0;
   int iterations = 0;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
-    system_->full(*chain_[k], *s_rhs_);
-    be_.multiply(*ss_.free, *s_rhs_, *s_rhs_);
-    be_.xpay(*chain_[k], -1, *s_rhs_);  // b = chain_k - free .* (R A C chain_k)
-    const solvers::PcgResult r = pcg_curl_->solve(*system_, *s_rhs_, *basis_[k], momentum_options_);
-    if (!r.converged())
-      throw SolveError(
-          fmt::format("step {}: streamfunction chain basis: {}", step_ + 1, r.message));
-    iterations += r.iterations;
+    be_.axpy(-1, *chain_[k], *basis_[k]);  // the correction to chain_k: zero on the boundary
+    iterations += solve_correction(*chain_[k], nullptr, *basis_[k], "streamfunction chain basis");
+    be_.axpy(1, *chain_[k], *basis_[k]);
     curl_plan().exchange(be_, *basis_[k]);
   }
   for (std::size_t k = 0; k < chain_.size(); ++k) {
@@ -195,29 +192,40 @@ int NsExactModel::update_basis() {
   return iterations;
 }
 
+// Solves free .* (R A C (lift + x)) = free .* source for x, zero on the boundary-data entities
+// (x holds the initial guess, its boundary entries are zeroed; no source: 0); `lift` (with its
+// ghosts) holds the boundary data. Uses s_rhs_. Returns the CG iterations; throws SolveError.
+int NsExactModel::solve_correction(const Field& lift, const Field* source, Field& x,
+                                   const char* what) {
+  system_->full(lift, *s_rhs_);
+  if (source != nullptr)
+    be_.xpay(*source, -1, *s_rhs_);
+  else
+    be_.axpy(-2, *s_rhs_, *s_rhs_);
+  be_.multiply(*ss_.free, *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
+  be_.multiply(*ss_.free, x, x);
+  last_solve_ = pcg_curl_->solve(*system_, *s_rhs_, x, momentum_options_);
+  if (!last_solve_.converged())
+    throw SolveError(fmt::format("step {}: {}: {}", step_ + 1, what, last_solve_.message));
+  return last_solve_.iterations;
+}
+
 // s with R A C s = R rhs on the unknowns, s = boundary data + sum_k c_k chain_k on the boundary,
 // the c_k from chain_j . (R A C s - R rhs) = 0; then U = C s (with ghosts). rhs: face equation.
 NsExactModel::StreamSolve NsExactModel::solve_stream(Field& rhs) {
   StreamSolve out;
   halo_.faces.exchange(be_, rhs);
   be_.rotation(m_, rhs, *r_rhs_);
-  system_->full(*s_boundary_, *s_rhs_);
-  be_.xpay(*r_rhs_, -1, *s_rhs_);
-  be_.multiply(*ss_.free, *s_rhs_, *s_rhs_);
-  be_.axpy(1, *s_boundary_, *s_rhs_);  // b = free .* (R rhs - R A C s_bd) + s_bd
-  be_.multiply(*ss_.free, *s0_, *s0_);
-  be_.axpy(1, *s_boundary_, *s0_);  // initial guess: the last s0, boundary data in place
-  const solvers::PcgResult r = pcg_curl_->solve(*system_, *s_rhs_, *s0_, momentum_options_);
-  if (!r.converged())
-    throw SolveError(fmt::format("step {}: streamfunction: {}", step_ + 1, r.message));
-  out.iterations = r.iterations;
-  out.residual = r.relative_residual;
-  curl_plan().exchange(be_, *s0_);
-  be_.copy(*s0_, *stream_);
+  // s = s_boundary + the correction s0 (kept as the next step's initial guess).
+  out.iterations = solve_correction(*s_boundary_, r_rhs_.get(), *s0_, "streamfunction");
+  out.residual = last_solve_.relative_residual;
+  be_.copy(*s_boundary_, *stream_);
+  be_.axpy(1, *s0_, *stream_);
+  curl_plan().exchange(be_, *stream_);
   if (!chain_.empty()) {
     out.basis_iterations = update_basis();
-    system_->full(*s0_, *s_rhs_);
-    be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s0
+    system_->full(*stream_, *s_rhs_);
+    be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s
     std::vector<real> g(chain_.size());
     for (std::size_t j = 0; j < chain_.size(); ++j)
       g[j] = solvers::global_sum(be_.dot(*chain_[j], *s_rhs_, m_.n_owned_curl()));

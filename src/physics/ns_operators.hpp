@@ -108,12 +108,14 @@ class PressureOperator final : public solvers::LinearOperator {
 struct StreamState {
   FieldPtr free, fixed;              // 1 on unknown / boundary-data entities, else 0
   FieldPtr diag_mass, diag_viscous;  // diagonals of L = R M C and of L W L (owned entities)
-  FieldPtr tmp, t, w;
+  FieldPtr t, w;
 };
 
-// ns-exact's system on the streamfunction: y = free .* (R A C (free .* x)) + fixed .* x with
-// A = M + nu dt M C W R M the weighted momentum matrix of ns-classical, its boundary-data rows and
-// columns eliminated symmetrically. With L = R M C, R A C = L + nu dt L W L. In 2D L is the
+// ns-exact's system on the streamfunction, restricted to the unknown entities: y = free .* (R A C
+// x) for x that is zero on the boundary-data entities (the solve is for the correction to a field
+// that holds the boundary data; PCG keeps those entries at zero when b and the initial guess are),
+// A = M + nu dt M C W R M the weighted momentum matrix of ns-classical. Its Jacobi diagonal is 1 on
+// the boundary-data entities. With L = R M C, R A C = L + nu dt L W L. In 2D L is the
 // graph Laplacian of the nodes with weight M_f on the edge that face f is, applied as an
 // assembled node system (one sparse pass); in 3D L is curl, M, rotation. Symmetric positive
 // definite in 2D with a boundary-data node; in 3D positive semi-definite, with the gradients of
@@ -145,11 +147,8 @@ class StreamOperator final : public solvers::LinearOperator {
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override {
     curl_plan().exchange(be_, x);
-    be_.multiply(*ss_.free, x, *ss_.tmp);
-    full(*ss_.tmp, y);
+    full(x, y);
     be_.multiply(*ss_.free, y, y);
-    be_.multiply(*ss_.fixed, x, *ss_.tmp);
-    be_.axpy(1, *ss_.tmp, y);
   }
   void diagonal(Field& d) const override {
     be_.copy(*ss_.diag_mass, d);

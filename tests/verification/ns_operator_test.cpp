@@ -206,7 +206,7 @@ struct StreamFixture : Fixture {
     s.mass = be->make_field_from(g.mass);
     s.weight = be->make_field_from(g.dual_weight);
     s.face_a = be->make_field(m.n_faces);
-    for (auto* f : {&ss.free, &ss.fixed, &ss.tmp, &ss.t, &ss.w}) *f = be->make_field(m.n_curl());
+    for (auto* f : {&ss.free, &ss.fixed, &ss.t, &ss.w}) *f = be->make_field(m.n_curl());
     be->fill(*ss.free, 1);
     be->fill(*ss.fixed, 0);
     op = std::make_unique<physics::ns::StreamOperator>(m, *be, halo, s, ss, g.mass);
