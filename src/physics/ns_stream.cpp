@@ -8,13 +8,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <numeric>
 #include <queue>
 #include <set>
-#include <span>
 
 #include "core/error.hpp"
 #include "solvers/global_sum.hpp"
@@ -149,55 +149,211 @@ StreamBoundary stream_boundary_2d(const topology::Mesh& m, const Setup& s,
   return out;
 }
 
+// Global id of local edge e.
+std::int64_t edge_id(const topology::Mesh& m, index e) {
+  return m.edge_gid.empty() ? e : m.edge_gid[e];
+}
+
+// The owned boundary faces of all ranks (3D) whose flux is data: per face its 3 edges (gids, curl
+// signs, end-node gids), the flux and the patch; and the gids of every edge of an outlet face.
+struct SurfaceFaces {
+  std::vector<std::int64_t> edge, ends;  // 3 and 6 per face
+  std::vector<real> sign, flux;          // 3 and 1 per face
+  std::vector<int> patch;
+  std::vector<std::int64_t> outlet_edges;
+};
+
+SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
+                            const std::vector<real>& flux) {
+  SurfaceFaces mine;
+  for (index f = m.n_interior_faces; f < m.n_owned_faces; ++f) {
+    const int p = m.face_patch[f];
+    const bool outlet = s.bcs[static_cast<std::size_t>(p)].kind == BcKind::outlet;
+    for (int j = 0; j < 3; ++j) {
+      const index e = m.face_curl[3 * f + j];
+      if (outlet) {
+        mine.outlet_edges.push_back(edge_id(m, e));
+        continue;
+      }
+      mine.edge.push_back(edge_id(m, e));
+      mine.sign.push_back(m.face_curl_sign[3 * f + j]);
+      mine.ends.push_back(node_id(m, m.edge_nodes[2 * e]));
+      mine.ends.push_back(node_id(m, m.edge_nodes[2 * e + 1]));
+    }
+    if (outlet) continue;
+    mine.flux.push_back(flux[f]);
+    mine.patch.push_back(p);
+  }
+  return {all_gather(mine.edge, MPI_INT64_T), all_gather(mine.ends, MPI_INT64_T),
+          all_gather(mine.sign, MPI_DOUBLE),  all_gather(mine.flux, MPI_DOUBLE),
+          all_gather(mine.patch, MPI_INT),    all_gather(mine.outlet_edges, MPI_INT64_T)};
+}
+
+// Union-find over dense indices.
+struct Forest {
+  std::vector<std::size_t> parent;
+  explicit Forest(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  std::size_t find(std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  }
+  bool join(std::size_t a, std::size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    parent[std::max(a, b)] = std::min(a, b);
+    return true;
+  }
+};
+
+// 3D: the surface F of the faces whose flux is data, cut into a tree-cotree decomposition
+// (every rank does the same on the gathered faces, in gid order):
+//  - T, a spanning forest of F's edge graph: s = 0 there (a surface gradient is a gradient, in the
+//    null space of C, so this gauge loses nothing);
+//  - T*, a spanning forest of F's faces joined through edges not in T, rooted at the rim (the
+//    edges F shares with outlets, "outside") or, for a closed component, at its first face;
+//  - the generators, the edges in neither: 2g + b - 1 per component of genus g with b > 0 rim
+//    loops, 2g when closed. s there is free: each is a chain of the model (the 3D counterpart of
+//    a 2D boundary constant; one that only carries a circulation adds nothing and its
+//    capacitance row is zero).
+// Then every face of T*, leaves first, gives its parent edge from its flux.
 StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
-                                  const std::vector<real>& flux, halo::Halo& halo,
-                                  const std::string& case_path) {
+                                  const std::vector<real>& flux, const std::string& case_path) {
+  const SurfaceFaces g = gather_surface(m, s, flux);
+  const std::size_t nf = g.flux.size();
+  // Dense numbering of F's edges and nodes, in gid order.
+  std::map<std::int64_t, std::size_t> edge_at, node_at;
+  for (std::int64_t e : g.edge) edge_at.emplace(e, 0);
+  for (std::int64_t n : g.ends) node_at.emplace(n, 0);
+  std::size_t k = 0;
+  for (auto& [gid, i] : edge_at) i = k++;
+  k = 0;
+  for (auto& [gid, i] : node_at) i = k++;
+  const std::size_t ne = edge_at.size();
+  std::vector<std::array<std::size_t, 2>> ends(ne);
+  std::vector<std::vector<std::size_t>> faces_of(ne);  // F faces of each edge (1 on the rim)
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int j = 0; j < 3; ++j) {
+      const std::size_t e = edge_at[g.edge[3 * f + j]];
+      ends[e] = {node_at[g.ends[6 * f + 2 * j]], node_at[g.ends[6 * f + 2 * j + 1]]};
+      faces_of[e].push_back(f);
+    }
+  std::vector<char> rim(ne, 0);
+  for (std::int64_t gid : g.outlet_edges)
+    if (const auto it = edge_at.find(gid); it != edge_at.end()) rim[it->second] = 1;
+  // T: rim edges first, so that T* reaches the rim through as few of them as possible.
+  enum : char { tree = 1, dual = 2, generator = 3 };
+  std::vector<char> kind(ne, 0);
+  Forest nodes(node_at.size());
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t e = 0; e < ne; ++e)
+      if ((rim[e] != 0) == (pass == 0) && nodes.join(ends[e][0], ends[e][1])) kind[e] = tree;
+  // T*: breadth first from the rim, then from the first unreached face of each closed component.
+  std::vector<std::size_t> order, parent_edge(nf, ne);
+  std::vector<char> reached(nf, 0);
+  const auto grow = [&](std::size_t from) {
+    for (std::size_t i = from; i < order.size(); ++i)
+      for (int j = 0; j < 3; ++j) {
+        const std::size_t e = edge_at[g.edge[3 * order[i] + j]];
+        if (kind[e] != 0) continue;
+        for (std::size_t f : faces_of[e])
+          if (!reached[f]) {
+            reached[f] = 1;
+            parent_edge[f] = e;
+            kind[e] = dual;
+            order.push_back(f);
+          }
+      }
+  };
+  for (std::size_t e = 0; e < ne; ++e)
+    if (rim[e] != 0 && kind[e] == 0 && faces_of[e].size() == 1 && !reached[faces_of[e][0]]) {
+      const std::size_t f = faces_of[e][0];
+      reached[f] = 1;
+      parent_edge[f] = e;
+      kind[e] = dual;
+      order.push_back(f);
+      grow(order.size() - 1);
+    }
+  std::vector<std::size_t> roots;  // faces whose own equation is a consistency check
+  for (std::size_t f = 0; f < nf; ++f)
+    if (!reached[f]) {
+      reached[f] = 1;
+      roots.push_back(f);
+      order.push_back(f);
+      grow(order.size() - 1);
+    }
+  std::vector<std::size_t> generators;
+  for (std::size_t e = 0; e < ne; ++e)
+    if (kind[e] == 0) {
+      kind[e] = generator;
+      generators.push_back(e);
+    }
+  // s on F's edges for the data (flux; generators 0) or for generator q (no flux; it 1).
+  const auto solve = [&](const real* data, std::size_t q) {
+    std::vector<real> v(ne, 0);
+    if (q < generators.size()) v[generators[q]] = 1;
+    for (std::size_t i = order.size(); i-- > 0;) {
+      const std::size_t f = order[i];
+      if (parent_edge[f] == ne) continue;
+      real rest = data != nullptr ? data[f] : 0;
+      real own = 0;
+      for (int j = 0; j < 3; ++j) {
+        const std::size_t e = edge_at[g.edge[3 * f + j]];
+        if (e == parent_edge[f])
+          own = g.sign[3 * f + j];
+        else
+          rest -= g.sign[3 * f + j] * v[e];
+      }
+      v[parent_edge[f]] = rest / own;
+    }
+    return v;
+  };
+  const std::vector<real> value = solve(g.flux.data(), generators.size());
+  // A closed component (no rim) must carry no net flux: its root face's equation checks it.
+  for (std::size_t f : roots) {
+    real residual = g.flux[f], scale = 0;
+    for (int j = 0; j < 3; ++j) residual -= g.sign[3 * f + j] * value[edge_at[g.edge[3 * f + j]]];
+    for (real x : g.flux) scale += std::abs(x);
+    if (std::abs(residual) > 1e-6 * scale && std::abs(residual) > 1e-14)
+      throw input_error(
+          "{}: boundary: the closed boundary surface of patch {} carries a net flux of {:.6g} "
+          "(sum of |flux| {:.6g}); ns-exact needs zero net flux through every closed boundary "
+          "surface (a single-valued vector potential): balance its velocity patches",
+          case_path, m.patches[static_cast<std::size_t>(g.patch[f])].name, residual, scale);
+  }
   StreamBoundary out;
   out.fixed.assign(static_cast<std::size_t>(m.n_edges), 0);
   out.value.assign(out.fixed.size(), 0);
-  for (const BoundaryCondition& bc : s.bcs)  // the same on every rank: a collective error
-    if (bc.kind == BcKind::outlet)
-      throw outlet_in_3d(case_path, m.patches[static_cast<std::size_t>(bc.patch)].name);
-  real worst = 0;
-  int worst_patch = -1;
-  for (index f = 0; f < m.n_faces; ++f) {
-    const int p = m.face_patch[f];
-    if (p < 0) continue;
-    if (f < m.n_owned_faces && std::abs(flux[f]) / m.face_area[f] > worst) {
-      worst = std::abs(flux[f]) / m.face_area[f];
-      worst_patch = p;
+  std::vector<std::size_t> local(static_cast<std::size_t>(m.n_edges), ne);
+  for (index e = 0; e < m.n_edges; ++e)
+    if (const auto it = edge_at.find(edge_id(m, e)); it != edge_at.end()) {
+      local[e] = it->second;
+      out.fixed[e] = 1;
+      out.value[e] = value[it->second];
     }
-    for (int j = 0; j < 3; ++j) out.fixed[m.face_curl[3 * f + j]] = 1;
+  for (std::size_t q = 0; q < generators.size(); ++q) {
+    const std::vector<real> h = solve(nullptr, q);
+    std::vector<real> chain(out.fixed.size(), 0);
+    for (std::size_t e = 0; e < local.size(); ++e)
+      if (local[e] < ne) chain[e] = h[local[e]];
+    out.chains.push_back(std::move(chain));
+    std::set<int> patches;
+    for (std::size_t f = 0; f < nf; ++f)
+      for (int j = 0; j < 3; ++j)
+        if (h[edge_at[g.edge[3 * f + j]]] != 0) patches.insert(g.patch[f]);
+    std::string names;
+    for (int p : patches)
+      names += (names.empty() ? "" : ", ") + m.patches[static_cast<std::size_t>(p)].name;
+    out.chain_patches.push_back(names);
   }
-  // Owned edges see all their faces; the ghosts take the owner's mark.
-  halo.edges.exchange(std::span<real>(out.fixed));
-  struct {
-    double value;
-    int patch;
-  } mine{worst, worst_patch}, all{};
-  MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
-  if (all.value > 1e-12)
-    throw input_error(
-        "{}: boundary.{}: prescribes a normal velocity up to {:.6g}; ns-exact in 3D supports "
-        "flux-free boundaries only (wall, moving-wall, symmetry, tangential velocity): inflow "
-        "and outflow are not implemented (use ns-classical)",
-        case_path, m.patches[static_cast<std::size_t>(all.patch)].name, all.value);
   return out;
 }
 
 }  // namespace
 
-InputError outlet_in_3d(const std::string& case_path, const std::string& patch) {
-  return input_error(
-      "{}: boundary.{}: ns-exact in 3D supports flux-free boundaries only (wall, moving-wall, "
-      "symmetry, tangential velocity); outlets are not implemented (use ns-classical)",
-      case_path, patch);
-}
-
 StreamBoundary stream_boundary(const topology::Mesh& m, const Setup& s,
-                               const std::vector<real>& flux, halo::Halo& halo,
-                               const std::string& case_path) {
-  if (m.dim == 3) return stream_boundary_3d(m, s, flux, halo, case_path);
+                               const std::vector<real>& flux, const std::string& case_path) {
+  if (m.dim == 3) return stream_boundary_3d(m, s, flux, case_path);
   return stream_boundary_2d(m, s, flux, case_path);
 }
 

@@ -12,16 +12,19 @@
 // A closed chain must carry zero net flux; otherwise the flow has no single-valued
 // streamfunction and the run stops with an input error.
 //
-// 3D (s on edges): every boundary face must carry zero normal flux (walls, moving walls,
-// symmetry, tangential velocity); s = 0 on the edges of those faces. Outlets and inflow in 3D
-// are input errors (not implemented: they need a surface potential of the boundary flux).
+// 3D (s on edges, C s = the signed sum over the 3 edges of a face): the faces whose flux is data
+// form a surface F; s on F's edges must reproduce their fluxes. A tree-cotree decomposition of F
+// (ns_stream.cpp) gives one such s (zero on a spanning tree of F's edges: surface gradients are
+// gradients, invisible to C) plus a free value on each generator edge, 2g + b - 1 of them for a
+// component of genus g with b > 0 loops on an outlet, 2g for a closed one (a channel with inlet,
+// walls and outlet has none; a cylinder spanning the channel from wall to wall adds a handle).
+// The generators are chains too: their values are solved for like the 2D constants. Edges on
+// outlet faces only are ordinary unknowns. A closed component must carry zero net flux.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "core/error.hpp"
-#include "halo/halo.hpp"
 #include "physics/ns_setup.hpp"
 #include "topology/mesh.hpp"
 
@@ -34,13 +37,9 @@ struct StreamBoundary {
   std::vector<std::string> chain_patches;  // per non-gauge chain: its patch names, for logs
 };
 
-// The error for an outlet patch in 3D (also raised by the ns-exact model before its set-up).
-InputError outlet_in_3d(const std::string& case_path, const std::string& patch);
-
-// `flux` is BoundaryData::flux (per local face). InputError (naming `case_path`) for a closed
-// chain with net flux or, in 3D, a boundary that is not flux-free.
+// `flux` is BoundaryData::flux (per local face). Collective. InputError (naming `case_path`) for
+// a closed chain or boundary surface with net flux.
 StreamBoundary stream_boundary(const topology::Mesh& m, const Setup& s,
-                               const std::vector<real>& flux, halo::Halo& halo,
-                               const std::string& case_path);
+                               const std::vector<real>& flux, const std::string& case_path);
 
 }  // namespace scfd::physics::ns

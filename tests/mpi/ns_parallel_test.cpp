@@ -3,8 +3,9 @@
 // energy, probe velocities and the verification error agree to solver tolerance, and the CG
 // iteration totals follow the serial ones closely. Covers all-wall boundaries with a moving lid
 // (singular pressure system), a velocity inlet with an outlet, and a 3D case (with its sampled
-// centreline); for ns-exact also the DFG cylinder, whose second boundary chain (the cylinder)
-// spans several ranks, and max |D U| <= 1e-12 at every step on every rank count.
+// centreline); for ns-exact also the DFG cylinders, 2D (the cylinder is a second boundary chain)
+// and 3D (the cylinder adds a handle to the boundary surface: two generators), whose chains span
+// several ranks, and max |D U| <= 1e-12 at every step on every rank count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -133,6 +134,12 @@ TEST_P(NsExactParallel, CylinderMatchesSerial) {
 TEST_P(NsExactParallel, Cavity3dMatchesSerial) {
   exact_matches_serial("cases/cavity3d/case.toml", "--set time.end=0.1",
                        {"kinetic_energy", "probe2_ux", "probe4_ux", "probe5_uy"});
+}
+
+// Inlet, outlet and a cylinder spanning the channel: the surface generators span ranks.
+TEST_P(NsExactParallel, Cylinder3dMatchesSerial) {
+  exact_matches_serial("cases/cylinder3d/case.toml", "--set time.end=0.005",
+                       {"kinetic_energy", "probe0_ux", "probe1_ux", "probe2_uy"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, NsExactParallel, ::testing::Values(2, 3),

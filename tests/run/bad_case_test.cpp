@@ -32,7 +32,6 @@ const BadCase kBadCases[] = {
     {"steps-and-end.toml", "exactly one of time.steps and time.end"},
     {"bc-unknown-subkey.toml", "boundary.left.extra.value"},
     {"negative-conductivity.toml", "material.conductivity: must be > 0"},
-    {"exact-3d-outlet.toml", "boundary.lid: ns-exact in 3D supports flux-free boundaries only"},
     {"exact-source-in-loop.toml", "closed boundary loop of patches cylinder carries a net flux"},
 };
 
