@@ -11,6 +11,8 @@
 #   --bin PATH                          the streamcfd binary (default: build/src/app/streamcfd)
 #   --out DIR                           where results go (default: build-validation/, git-ignored)
 #
+# ns-exact against ns-classical on the same cases: scripts/exact_vs_classical.py.
+#
 # Meshes come from scripts/make-meshes.sh (made into meshes/generated/ when missing). The cavity
 # profiles are plotted by scripts/plot_cavity.py (PNG per Re in the output folder; needs numpy and
 # matplotlib, found through $PYTHON, default python3). The np = 2 run uses $MPIRUN (default mpirun;
