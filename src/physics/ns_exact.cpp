@@ -73,9 +73,7 @@ class NsExactModel final : public ns::FlowModel {
   StreamSolve solve_stream(Field& rhs);
   int update_basis();
   int solve_correction(const Field& lift, const Field* source, Field& x, const char* what);
-  halo::HaloPlan& curl_plan() const {
-    return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
-  }
+  halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
 
   std::string case_path_;
   ns::StreamState ss_;
@@ -136,8 +134,10 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     std::string list;
     for (std::size_t k = 0; k < chain_names_.size(); ++k)
       list += fmt::format("{}[{}]", k == 0 ? "" : ", ", chain_names_[k]);
-    log::info("ns-exact: the streamfunction constant of {} boundary chain(s) is solved for: {}",
-              chain_.size(), list);
+    log::info(
+        "ns-exact: the streamfunction values of {} boundary chain(s) (2D: an inner boundary or a "
+        "wall between outlets; 3D: a generator of the boundary surface) are solved for: {}",
+        chain_.size(), list);
   }
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
   // boundary data, R M C s = R M U_init (the system at nu dt = 0).
@@ -166,7 +166,7 @@ void NsExactModel::set_boundary(double t) {
 }
 
 // basis_k: s = chain_k on the boundary data, R A C s = 0 on the unknowns; and the capacitance
-// matrix cap_jk = chain_j . R A C basis_k (symmetric positive definite). Redone when nu dt
+// matrix cap_jk = chain_j . R A C basis_k (symmetric positive semi-definite). Redone when nu dt
 // changes (with time.cfl until dt settles at dt_max). Returns the CG iterations.
 int NsExactModel::update_basis() {
   if (chain_.empty() || basis_nu_dt_ == system_->nu_dt) return 0;
@@ -195,7 +195,7 @@ int NsExactModel::solve_correction(const Field& lift, const Field* source, Field
   if (source != nullptr)
     be_.xpay(*source, -1, *s_rhs_);
   else
-    be_.axpy(-2, *s_rhs_, *s_rhs_);
+    be_.axpy(-2, *s_rhs_, *s_rhs_);           // s_rhs_ = -s_rhs_
   be_.multiply(*ss_.free, *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
   be_.multiply(*ss_.free, x, x);
   last_solve_ = pcg_curl_->solve(*system_, *s_rhs_, x, momentum_options_);

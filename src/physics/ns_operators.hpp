@@ -20,6 +20,11 @@ namespace scfd::physics::ns {
 using backend::Field;
 using FieldPtr = std::unique_ptr<Field>;
 
+// The halo plan of the curl entities: nodes in 2D, edges in 3D.
+inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
+  return halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge);
+}
+
 // The Fields of the model. Face fields have n_faces entries, cell fields n_cells, curl fields
 // n_curl, boundary fields one (or 3) per owned boundary face.
 struct State {
@@ -72,9 +77,7 @@ class MomentumOperator final : public solvers::LinearOperator {
   real nu_dt = 0;
 
  private:
-  halo::HaloPlan& curl_plan() const {
-    return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
-  }
+  halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
   const topology::Mesh& m_;
   const backend::Backend& be_;
   halo::Halo& halo_;
@@ -178,9 +181,7 @@ class StreamOperator final : public solvers::LinearOperator {
   real nu_dt = 0;
 
  private:
-  halo::HaloPlan& curl_plan() const {
-    return halo_.plan(m_.dim == 2 ? halo::Entity::node : halo::Entity::edge);
-  }
+  halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
   const topology::Mesh& m_;
   const backend::Backend& be_;
   halo::Halo& halo_;

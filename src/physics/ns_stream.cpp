@@ -36,6 +36,14 @@ std::int64_t node_id(const topology::Mesh& m, index n) {
   return m.node_gid.empty() ? n : m.node_gid[n];
 }
 
+// "a, b, c": the names of the patches, in patch order.
+std::string patch_names(const topology::Mesh& m, const std::set<int>& patches) {
+  std::string names;
+  for (int p : patches)
+    names += (names.empty() ? "" : ", ") + m.patches[static_cast<std::size_t>(p)].name;
+  return names;
+}
+
 template <typename T>
 std::vector<T> all_gather(const std::vector<T>& mine, MPI_Datatype type) {
   int ranks = 1, n = static_cast<int>(mine.size());
@@ -109,14 +117,11 @@ std::vector<Chain> walk_chains(const BoundaryFaces& b, const topology::Mesh& m,
       }
     }
     if (worst > 1e-6 * scale && worst > 1e-14) {
-      std::string names;
-      for (int p : c.patches)
-        names += (names.empty() ? "" : ", ") + m.patches[static_cast<std::size_t>(p)].name;
       throw input_error(
           "{}: boundary: the closed boundary loop of patches {} carries a net flux of {:.6g} "
           "(sum of |flux| {:.6g}); ns-exact needs zero net flux through every closed boundary "
           "loop (a single-valued streamfunction): balance its velocity patches",
-          case_path, names, worst, scale);
+          case_path, patch_names(m, c.patches), worst, scale);
     }
     chains.push_back(std::move(c));
   }
@@ -141,10 +146,7 @@ StreamBoundary stream_boundary_2d(const topology::Mesh& m, const Setup& s,
     }
     if (k == 0) continue;  // the gauge
     out.chains.push_back(std::move(indicator));
-    std::string names;
-    for (int p : chains[k].patches)
-      names += (names.empty() ? "" : ", ") + m.patches[static_cast<std::size_t>(p)].name;
-    out.chain_patches.push_back(names);
+    out.chain_patches.push_back(patch_names(m, chains[k].patches));
   }
   return out;
 }
@@ -341,10 +343,7 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
     for (std::size_t f = 0; f < nf; ++f)
       for (int j = 0; j < 3; ++j)
         if (h[edge_at[g.edge[3 * f + j]]] != 0) patches.insert(g.patch[f]);
-    std::string names;
-    for (int p : patches)
-      names += (names.empty() ? "" : ", ") + m.patches[static_cast<std::size_t>(p)].name;
-    out.chain_patches.push_back(names);
+    out.chain_patches.push_back(patch_names(m, patches));
   }
   return out;
 }
