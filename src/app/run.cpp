@@ -185,6 +185,7 @@ int run_case(const RunOptions& opt) {
             nranks == 1 ? "" : "s");
   log::info("model: {}, {} step{}", model->name(), model->total_steps(),
             model->total_steps() == 1 ? "" : "s");
+  for (const std::string& line : model->notes()) log::info("{}", line);
   log::info("backend: {}", chosen.description);
   output::SeriesWriter writer(mesh, out.directory, model->name(), log::rank(), nranks);
   if (log::rank() == 0)

@@ -51,6 +51,9 @@ class Model {
   virtual std::vector<std::string> field_names() const = 0;
   // Scalar results for the run summary (e.g. error against an exact solution), name -> value.
   virtual std::vector<std::pair<std::string, double>> figures() const { return {}; }
+  // Lines about the set-up that the run prints after the model line (e.g. which boundary values
+  // the model solves for); the constructor logs nothing, so they follow the configuration.
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 // A run-time failure that is not the user's input: a solver that broke down or did not

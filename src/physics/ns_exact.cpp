@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/log.hpp"
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
 #include "solvers/global_sum.hpp"
@@ -59,6 +58,7 @@ class NsExactModel final : public ns::FlowModel {
     return names;
   }
   std::vector<HostField> fields(const std::vector<std::string>& names) const override;
+  std::vector<std::string> notes() const override;
 
  protected:
   void update_pressure() const override;
@@ -130,15 +130,6 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   pcg_curl_ = std::make_unique<solvers::Pcg>(be, nk);
   be.fill(*s0_, 0);
   set_boundary(t_);
-  if (!chain_.empty()) {
-    std::string list;
-    for (std::size_t k = 0; k < chain_names_.size(); ++k)
-      list += fmt::format("{}[{}]", k == 0 ? "" : ", ", chain_names_[k]);
-    log::info(
-        "ns-exact: the streamfunction values of {} boundary chain(s) (2D: an inner boundary or a "
-        "wall between outlets; 3D: a generator of the boundary surface) are solved for: {}",
-        chain_.size(), list);
-  }
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
   // boundary data, R M C s = R M U_init (the system at nu dt = 0).
   initial_fluxes(*s_.u_star);
@@ -273,6 +264,17 @@ void NsExactModel::update_pressure() const {
   halo_.faces.exchange(be_, *s_.face_b);
   const solvers::PcgResult r = solve_pressure(*s_.face_b, *s_.p);
   if (!r.converged()) throw SolveError(fmt::format("step {}: pressure: {}", step_, r.message));
+}
+
+std::vector<std::string> NsExactModel::notes() const {
+  if (chain_.empty()) return {};
+  std::string list;
+  for (std::size_t k = 0; k < chain_names_.size(); ++k)
+    list += fmt::format("{}[{}]", k == 0 ? "" : ", ", chain_names_[k]);
+  return {fmt::format(
+      "ns-exact: the streamfunction values of {} boundary chain(s) (2D: an inner boundary or a "
+      "wall between outlets; 3D: a generator of the boundary surface) are solved for: {}",
+      chain_.size(), list)};
 }
 
 std::vector<HostField> NsExactModel::fields(const std::vector<std::string>& names) const {

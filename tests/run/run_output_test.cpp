@@ -1,7 +1,7 @@
 // The documented run command end to end: per-step progress lines and the result location on the
 // terminal, a .pvd series whose every .vtu VTK's own reader opens with the right arrays and sizes,
-// the JSON summary and the effective configuration next to them; --quiet and --log; Ctrl-C writes
-// the current state and exits with 130.
+// the JSON summary and the effective configuration next to them; model notes after the
+// configuration; --quiet and --log; Ctrl-C writes the current state and exits with 130.
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
@@ -77,6 +77,25 @@ TEST(Run, WritesProgressAndSeriesThatVtkReads) {
     EXPECT_GE(range[0], -1e-12);
     EXPECT_LE(range[1], 1.0 + 1e-12);
   }
+  std::filesystem::remove_all(dir);
+}
+
+// A model's set-up notes (here: ns-exact solving for the cylinder's streamfunction value) follow
+// the effective configuration and the model line, so the configuration block stays first.
+TEST(Run, ModelNotesFollowTheConfiguration) {
+  const auto dir = test::fresh_directory("notes");
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
+                                   "/cases/cylinder2d/case.toml --set physics.model=ns-exact " +
+                                   "--set time.end=0.01 --set solver.backend=cpu " +
+                                   "--set output.directory=" + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto config = r.out.find("effective configuration:");
+  const auto model = r.out.find("model: ns-exact");
+  const auto note = r.out.find("boundary chain(s)");
+  ASSERT_NE(note, std::string::npos) << r.out;
+  EXPECT_LT(config, model) << r.out;
+  EXPECT_LT(model, note) << r.out;
+  EXPECT_EQ(count(r.out, "boundary chain(s)"), 1) << r.out;
   std::filesystem::remove_all(dir);
 }
 
