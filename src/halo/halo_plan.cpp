@@ -11,18 +11,33 @@
 namespace scfd::halo {
 
 template <typename T>
-void HaloPlan::post_receives(std::span<T> recv) {
+void HaloPlan::post_receives(std::span<T> recv, int c) {
   for (std::size_t k = 0; k < recv_ranks_.size(); ++k)
-    MPI_Irecv(recv.data() + (recv_start_[k] - n_owned_), recv_count_[k], detail::mpi_type<T>(),
+    MPI_Irecv(recv.data() + c * (recv_start_[k] - n_owned_), c * recv_count_[k], mpi_type<T>(),
               recv_ranks_[k], tag_, comm_, &requests_[k]);
 }
 
 template <typename T>
-void HaloPlan::post_sends(std::span<const T> send) {
+void HaloPlan::post_sends(std::span<const T> send, int c) {
   const std::size_t n_recv = recv_ranks_.size();
   for (std::size_t k = 0; k < send_ranks_.size(); ++k)
-    MPI_Isend(send.data() + send_offset_[k], send_offset_[k + 1] - send_offset_[k],
-              detail::mpi_type<T>(), send_ranks_[k], tag_, comm_, &requests_[n_recv + k]);
+    MPI_Isend(send.data() + c * send_offset_[k], c * (send_offset_[k + 1] - send_offset_[k]),
+              mpi_type<T>(), send_ranks_[k], tag_, comm_, &requests_[n_recv + k]);
+}
+
+std::span<const index> HaloPlan::send_list(int c) {
+  if (c == 1) return send_index_;
+  const auto cu = static_cast<std::size_t>(c);
+  if (wide_index_.size() <= cu) wide_index_.resize(cu + 1);
+  std::vector<index>& wide = wide_index_[cu];
+  if (wide.empty() && !send_index_.empty()) {
+    wide.reserve(cu * send_index_.size());
+    for (index i : send_index_)
+      for (index d = 0; d < c; ++d) wide.push_back(c * i + d);
+    send_buf_.resize(std::max(send_buf_.size(), wide.size()));
+    recv_buf_.resize(std::max(recv_buf_.size(), cu * static_cast<std::size_t>(n_ghosts())));
+  }
+  return wide;
 }
 
 double HaloPlan::wait_all() {
@@ -33,18 +48,22 @@ double HaloPlan::wait_all() {
   return s;
 }
 
-void HaloPlan::begin(const backend::Backend& be, backend::Field& x) {
+void HaloPlan::begin(const backend::Backend& be, backend::Field& x, int components) {
   SCFD_CHECK(!in_flight_, "{} halo: begin() while an exchange is in flight", entity_name(kind_));
-  SCFD_CHECK(x.size() == n_local_, "{} halo: field of {} entries, the plan has {}",
-             entity_name(kind_), x.size(), n_local_);
+  SCFD_CHECK(components >= 1 && x.size() == components * n_local_,
+             "{} halo: field of {} entries, the plan has {} entities of {} values",
+             entity_name(kind_), x.size(), n_local_, components);
   in_flight_ = true;
   pending_ = &x;
+  pending_components_ = components;
   begin_seconds_ = 0;
   if (empty()) return;
   const Timer t;
-  post_receives<real>(recv_buf_);
-  if (!send_index_.empty()) be.download_indices(x, send_index_, send_buf_);
-  post_sends<real>(send_buf_);
+  const std::span<const index> list = send_list(components);
+  const std::span<real> send(send_buf_.data(), list.size());
+  post_receives<real>(recv_buf_, components);
+  if (!list.empty()) be.download_indices(x, list, send);
+  post_sends<real>(send, components);
   begin_seconds_ = t.seconds();
 }
 
@@ -57,12 +76,14 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
   if (empty()) return;
   const Timer t;
   wait_all();
-  if (!recv_buf_.empty()) be.upload_range(recv_buf_, x, n_owned_);
+  const auto c = static_cast<std::size_t>(pending_components_);
+  const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_ghosts()));
+  if (!recv.empty()) be.upload_range(recv, x, pending_components_ * n_owned_);
   stats_.comm_seconds += begin_seconds_ + t.seconds();
 }
 
-void HaloPlan::exchange(const backend::Backend& be, backend::Field& x) {
-  begin(be, x);
+void HaloPlan::exchange(const backend::Backend& be, backend::Field& x, int components) {
+  begin(be, x, components);
   end(be, x);
 }
 
@@ -76,17 +97,18 @@ void HaloPlan::exchange_host(std::span<T> x, std::span<T> send, std::span<T> rec
   ++stats_.exchanges;
   if (empty()) return;
   const Timer t;
-  post_receives(recv);
+  post_receives(recv, 1);
   for (std::size_t i = 0; i < send_index_.size(); ++i)
     send[i] = x[static_cast<std::size_t>(send_index_[i])];
-  post_sends<T>(send);
+  post_sends<T>(send, 1);
   wait_all();
   std::copy(recv.begin(), recv.end(), x.begin() + n_owned_);
   stats_.comm_seconds += t.seconds();
 }
 
 void HaloPlan::exchange(std::span<real> x) {
-  exchange_host<real>(x, send_buf_, recv_buf_);
+  exchange_host<real>(x, std::span<real>(send_buf_.data(), send_index_.size()),
+                      std::span<real>(recv_buf_.data(), static_cast<std::size_t>(n_ghosts())));
 }
 
 void HaloPlan::exchange(std::span<index> x) {

@@ -70,10 +70,13 @@ class HaloPlan {
   static HaloPlan build(Entity kind, index n_owned, std::span<const index> gid,
                         std::span<const int> ghost_owner, MPI_Comm comm);
 
-  // Field exchange on a backend (see the header comment). x.size() must be n_local().
-  void begin(const backend::Backend& be, backend::Field& x);
+  // Field exchange on a backend (see the header comment). A field of `components` values per
+  // entity (3 for the vectors at cells: x, y, z interleaved) has x.size() = components n_local();
+  // every value of an entity travels with it. The first exchange with a component count above 1
+  // sizes the plan's buffers for it; no exchange allocates after that.
+  void begin(const backend::Backend& be, backend::Field& x, int components = 1);
   void end(const backend::Backend& be, backend::Field& x);
-  void exchange(const backend::Backend& be, backend::Field& x);
+  void exchange(const backend::Backend& be, backend::Field& x, int components = 1);
   bool in_flight() const { return in_flight_; }
 
   // Blocking exchanges of host arrays of n_local() entries (set-up data). The real version uses
@@ -101,9 +104,11 @@ class HaloPlan {
 
  private:
   template <typename T>
-  void post_receives(std::span<T> recv);
+  void post_receives(std::span<T> recv, int components);
   template <typename T>
-  void post_sends(std::span<const T> send);
+  void post_sends(std::span<const T> send, int components);
+  // The owned values to send for a field of c components (send_index_ widened, built once).
+  std::span<const index> send_list(int c);
   double wait_all();
   template <typename T>
   void exchange_host(std::span<T> x, std::span<T> send, std::span<T> recv);
@@ -116,12 +121,14 @@ class HaloPlan {
   std::vector<int> send_ranks_;
   std::vector<index> send_offset_{0};
   std::vector<index> send_index_;
+  std::vector<std::vector<index>> wide_index_;  // [c]: send_index_ widened to c values each
   std::vector<int> recv_ranks_;
   std::vector<index> recv_start_, recv_count_;
-  std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values
+  std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values per component
   std::vector<MPI_Request> requests_;      // one per neighbour message
   bool in_flight_ = false;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
+  int pending_components_ = 1;
   double begin_seconds_ = 0;                 // time spent in the pending begin
   HaloStats stats_;
 };

@@ -1,12 +1,12 @@
-// The MPI datatype of the C++ types a halo carries (`real` values, `index` ids), so one template
-// posts the messages of every exchange. Private to src/halo.
+// The MPI datatype of the C++ types the project sends (`real` values, `index` ids, 64-bit global
+// ids), so one template posts the messages of every halo exchange and collective.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstdint>
 
-namespace scfd::halo::detail {
+namespace scfd::halo {
 
 template <typename T>
 MPI_Datatype mpi_type();
@@ -27,4 +27,4 @@ inline MPI_Datatype mpi_type<std::int64_t>() {
   return MPI_INT64_T;
 }
 
-}  // namespace scfd::halo::detail
+}  // namespace scfd::halo

@@ -117,7 +117,7 @@ HaloPlan HaloPlan::build(Entity kind, index n_owned, std::span<const index> gid,
   MPI_Alltoall(want.data(), 1, MPI_INT, give.data(), 1, MPI_INT, comm);
   const auto want_displ = displacements(want), give_displ = displacements(give);
   std::vector<index> asked(static_cast<std::size_t>(give_displ.back() + give.back()));
-  const MPI_Datatype id_type = detail::mpi_type<index>();
+  const MPI_Datatype id_type = mpi_type<index>();
   MPI_Alltoallv(gid.empty() ? nullptr : gid.data() + n_owned, want.data(), want_displ.data(),
                 id_type, asked.data(), give.data(), give_displ.data(), id_type, comm);
 

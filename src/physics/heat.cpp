@@ -16,7 +16,7 @@
 #include "backend/cpu/operators.hpp"
 #include "core/error.hpp"
 #include "physics/heat_setup.hpp"
-#include "solvers/global_sum.hpp"
+#include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
 

@@ -10,7 +10,7 @@
 #include "core/error.hpp"
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
-#include "solvers/global_sum.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::physics {
 namespace {

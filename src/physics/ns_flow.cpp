@@ -4,7 +4,7 @@
 //
 // Parallel runs: operators write owned entries; the inputs of each gather are exchanged first
 // (faces before R, D and the cell reconstruction; curl entities before C; cells before G; cell
-// vectors through VectorHalo), so every rank count computes the serial operators.
+// vectors with 3 components), so every rank count computes the serial operators.
 #include "physics/ns_flow.hpp"
 
 #include <fmt/format.h>
@@ -15,7 +15,7 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "solvers/global_sum.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
 
@@ -25,8 +25,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       be_(be),
       halo_(halo),
       setup_(read_setup(c, m)),
-      name_(std::move(name)),
-      cell_vectors_(halo.cells, MPI_COMM_WORLD) {
+      name_(std::move(name)) {
   read_time(c);
   const Geometry g = build_geometry(m, setup_, halo);
   const real fallback_faces = solvers::global_sum(static_cast<real>(g.fallback_faces));
@@ -183,9 +182,9 @@ double FlowModel::choose_dt() {
 // the central scheme when D U = 0: convection neither creates nor destroys U^T M U.
 void FlowModel::convection(Field& out) {
   be_.interpolate(m_, *s_.u, *s_.u_cell);
-  cell_vectors_.exchange(be_, *s_.u_cell);
+  halo_.cells.exchange(be_, *s_.u_cell, 3);
   be_.convection(m_, *s_.u, *s_.u_cell, *s_.bc_velocity, setup_.upwind, *s_.n_cell);
-  cell_vectors_.exchange(be_, *s_.n_cell);
+  halo_.cells.exchange(be_, *s_.n_cell, 3);
   be_.integrate(m_, *s_.n_cell, out);
   be_.fill(*s_.face_a, 0);
   be_.xpay(*s_.face_a, -1, out);

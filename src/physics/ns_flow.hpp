@@ -15,7 +15,6 @@
 #include "physics/ns_operators.hpp"
 #include "physics/ns_post.hpp"
 #include "physics/ns_setup.hpp"
-#include "physics/vector_halo.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::physics::ns {
@@ -88,7 +87,6 @@ class FlowModel : public Model {
   void write_forces();
 
   std::string name_;
-  VectorHalo cell_vectors_;
   double dt_max_ = 0, cfl_target_ = 0, t_end_ = 0;
   bool fixed_dt_ = true;
   bool to_end_ = false;  // time.end given (else time.steps)

@@ -17,7 +17,7 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "solvers/global_sum.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "solvers/global_sum.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::solvers {
 
