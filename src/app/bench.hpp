@@ -41,7 +41,7 @@ double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int 
 // bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
-// Every Backend kernel (copy, axpy, xpay, dot, pcg_update, gradient, divergence, curl, rotation,
+// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence, curl, rotation,
 // interpolate, integrate, convection, node_laplacian, node_system, node_system_diagonal,
 // node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
 // not timed), in this order) on mesh m: one warm-up call, then `repeat` timed calls.

@@ -68,7 +68,7 @@ int real_bytes(const backend::Backend& be) {
 
 double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes) {
   const double R = real_bytes;
-  if (op == "copy" || op == "dot") return 2 * n * R;
+  if (op == "copy" || op == "scale" || op == "dot") return 2 * n * R;
   if (op == "axpy" || op == "xpay") return 3 * n * R;
   if (op == "pcg_update") return 8 * n * R;
   return backend::glc::Operators::bytes(
@@ -123,6 +123,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   run("copy", nf, nf, [&] { be.copy(*a, *g_face); });
   run("axpy", nf, nf, [&] { be.axpy(1e-3, *a, *b); });
   run("xpay", nf, nf, [&] { be.xpay(*a, 0.5, *b); });
+  run("scale", nf, nf, [&] { be.scale(0.5, *a, *g_face); });
   run("dot", nfo, nfo, [&] { (void)be.dot(*a, *b, nfo); });
   run("pcg_update", nfo, nfo, [&] { (void)be.pcg_update(1e-3, *p, *q, *dinv, *x, *r, *z, nfo); });
   run("gradient", 0, nfo, [&] { be.gradient(m, *q_cell, *q_bound, *g_face); });

@@ -75,6 +75,7 @@ class Backend {
   virtual real max_abs(const Field& x, index n) const = 0;
   virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
   virtual void xpay(const Field& x, real a, Field& y) const = 0;              // y = x + a y
+  virtual void scale(real a, const Field& x, Field& y) const = 0;             // y = a x
   virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
   virtual void reciprocal(const Field& x, Field& y) const = 0;                // y = 1 ./ x
 

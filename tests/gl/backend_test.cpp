@@ -132,7 +132,7 @@ TEST_P(GlBackendTest, FillAndCopyMatchCpu) {
   }
 }
 
-TEST_P(GlBackendTest, AxpyXpayMultiplyReciprocalMatchCpu) {
+TEST_P(GlBackendTest, AxpyXpayScaleMultiplyReciprocalMatchCpu) {
   const real a = precision() == Precision::fp32 ? real(0.7310585f) : 0.7310585786300049;
   for (std::size_t n : kSizes) {
     const std::vector<real> x = random_values(n, 3 + n, precision());
@@ -149,6 +149,16 @@ TEST_P(GlBackendTest, AxpyXpayMultiplyReciprocalMatchCpu) {
     cpu.xpay(*xs2.cpu, a, *ys2.cpu);
     gpu->xpay(*xs2.gpu, a, *ys2.gpu);
     expect_close(ys2, scale, "xpay");
+
+    Pair xs3 = make_pair(x), ys3 = make_pair(y);  // y = a x, and in place: x = a x
+    std::vector<real> scaled(n);
+    for (std::size_t i = 0; i < n; ++i) scaled[i] = std::abs(a * x[i]);
+    cpu.scale(a, *xs3.cpu, *ys3.cpu);
+    gpu->scale(a, *xs3.gpu, *ys3.gpu);
+    expect_close(ys3, scaled, "scale");
+    cpu.scale(a, *xs3.cpu, *xs3.cpu);
+    gpu->scale(a, *xs3.gpu, *xs3.gpu);
+    expect_close(xs3, scaled, "scale in place");
 
     Pair ds = make_pair(d), out = make_pair(std::vector<real>(n, 0.0));
     std::vector<real> product_scale(n), reciprocal_scale(n);

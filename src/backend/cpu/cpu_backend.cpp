@@ -102,6 +102,13 @@ void CpuBackend::xpay(const Field& xf, real a, Field& yf) const {
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i] + a * y[i];
 }
 
+void CpuBackend::scale(real a, const Field& xf, Field& yf) const {
+  check_same_size(xf, yf);
+  auto x = host(xf);
+  auto y = host(yf);
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = a * x[i];
+}
+
 void CpuBackend::multiply(const Field& af, const Field& bf, Field& yf) const {
   check_same_size(af, yf);
   check_same_size(bf, yf);

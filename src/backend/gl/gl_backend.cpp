@@ -1,5 +1,5 @@
 // The gl-compute backend (see gl_backend.hpp). Each Backend call is one compute kernel of kernels/
-// named after it (fill, copy, axpy, xpay, multiply, reciprocal, dot, max_abs, pcg_update,
+// named after it (fill, copy, axpy, xpay, scale, multiply, reciprocal, dot, max_abs, pcg_update,
 // download_indices), the twin of the CpuBackend method of the same name; operators go through
 // Operators on a DeviceMesh cached per Mesh.
 //
@@ -333,6 +333,17 @@ void GlBackend::xpay(const Field& x, real a, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("xpay");
+  buffer(x).bind(0);
+  buffer(y).bind(1);
+  prog.set_real("a", a);
+  prog.set("n", u32(y.size()));
+  prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::scale(real a, const Field& x, Field& y) const {
+  check_same_size(x, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("scale");
   buffer(x).bind(0);
   buffer(y).bind(1);
   prog.set_real("a", a);

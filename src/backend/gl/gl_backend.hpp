@@ -60,6 +60,7 @@ class GlBackend final : public Backend {
   real max_abs(const Field& x, index n) const override;
   void axpy(real a, const Field& x, Field& y) const override;
   void xpay(const Field& x, real a, Field& y) const override;
+  void scale(real a, const Field& x, Field& y) const override;
   void multiply(const Field& a, const Field& b, Field& y) const override;
   void reciprocal(const Field& x, Field& y) const override;
   std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
