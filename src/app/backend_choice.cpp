@@ -1,14 +1,11 @@
+// Which backend a run uses (see backend_choice.hpp), from the table of backend/registry.hpp.
 #include "app/backend_choice.hpp"
 
 #include <fmt/format.h>
 #include <mpi.h>
 
-#include <algorithm>
-#include <vector>
-
-#include "backend/gl/gl_backend.hpp"
+#include "backend/registry.hpp"
 #include "core/error.hpp"
-#include "gl/context.hpp"
 
 namespace scfd::app {
 namespace {
@@ -32,28 +29,24 @@ void agree_on_error(const std::string& local_error) {
   throw InputError(message);
 }
 
-// `auto` on this rank: gl-compute when a hardware GL device exists (with fp64 if asked), else
-// cpu; `reason` says why.
-bool hardware_gpu_available(const backend::BackendOptions& o, std::string& reason) {
-  std::vector<gl::DeviceInfo> devices;
-  try {
-    devices = gl::list_devices();
-  } catch (const InputError& e) {
-    reason = fmt::format("no usable EGL device ({})", e.what());
-    return false;
+// `auto`: the first backend of the table that every rank can run. `why` gives the reason of the
+// winner when it is the first entry, else why the first entry lost (the GPU the user hoped for).
+std::string choose_auto(const backend::BackendOptions& options, std::string& why) {
+  std::string lost;
+  for (const backend::BackendEntry& e : backend::backend_table()) {
+    std::string reason;
+    const int here = e.detect(options, reason) ? 1 : 0;
+    int everywhere = 0;
+    MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (everywhere) {
+      why = "auto: " + (lost.empty() ? reason : lost);
+      return std::string(e.name);
+    }
+    if (lost.empty()) lost = here ? "another rank cannot run " + std::string(e.name) : reason;
   }
-  const auto usable = [&](const gl::DeviceInfo& d) {
-    return !d.software && (d.fp64 || o.precision == "fp32");
-  };
-  if (std::any_of(devices.begin(), devices.end(), usable)) {
-    reason = "a hardware GPU with OpenGL 4.3+ was found";
-    return true;
-  }
-  reason =
-      devices.front().software
-          ? fmt::format("the only GL device is a software renderer ({})", devices.front().renderer)
-          : "the GPU has no fp64 (set solver.precision = \"fp32\" to use it)";
-  return false;
+  why = "auto: " + lost;
+  agree_on_error(fmt::format("precision {} needs a GPU backend, and {}", options.precision, why));
+  return {};
 }
 
 }  // namespace
@@ -61,17 +54,7 @@ bool hardware_gpu_available(const backend::BackendOptions& o, std::string& reaso
 ChosenBackend make_chosen_backend(const BackendRequest& request) {
   std::string name = request.name;
   std::string why = "as requested";
-  if (name == "auto") {
-    std::string reason;
-    int gpu = hardware_gpu_available(request.options, reason) ? 1 : 0, all = 0;
-    MPI_Allreduce(&gpu, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (gpu && !all) reason = "another rank has no usable GPU";
-    name = all ? "gl-compute" : "cpu";
-    why = "auto: " + reason;
-    if (name == "cpu" && request.options.precision != "fp64")
-      agree_on_error(
-          fmt::format("precision {} needs a GPU backend, and {}", request.options.precision, why));
-  }
+  if (name == "auto") name = choose_auto(request.options, why);
   ChosenBackend chosen;
   std::string error;
   try {
@@ -80,13 +63,10 @@ ChosenBackend make_chosen_backend(const BackendRequest& request) {
     error = e.what();
   }
   agree_on_error(error);
-  std::string device = "host";
-  if (const auto* g = dynamic_cast<const backend::glc::GlBackend*>(chosen.backend.get()))
-    device = gl::describe(g->device());
-  else
-    why += name == "cpu" ? ", the reference backend" : "";
-  chosen.description = fmt::format("{} ({}), {}; {}", chosen.backend->name(),
-                                   chosen.backend->precision(), device, why);
+  if (name == "cpu") why += ", the reference backend";
+  chosen.description =
+      fmt::format("{} ({}), {}; {}", chosen.backend->name(), chosen.backend->precision(),
+                  chosen.backend->device_info().description, why);
   return chosen;
 }
 

@@ -1,5 +1,5 @@
 // `streamcfd bench` (DESIGN.md §7): the pieces shared by bench_command.cpp (command line, mesh,
-// report), bench_kernels.cpp (copy ceiling, per-kernel timings, the traffic model) and
+// report), bench_kernels.cpp (copy ceiling, per-kernel timings) and
 // bench_pcg.cpp (the heat-like node system, its PCG timing and its Matrix Market export).
 //
 // Every timing is wall clock (steady_clock) around Backend::finish(), so queued GPU work is
@@ -32,10 +32,6 @@ struct Timing {
 
 // Bytes of one `real` in the backend's precision ("fp64" -> 8, "fp32" -> 4).
 int real_bytes(const backend::Backend& be);
-
-// The traffic model of one Backend operation on mesh m (see bench_kernels.cpp: vector operations
-// by their field length n, operators by backend::glc::Operators::bytes, which ignores n).
-double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes);
 
 // Copies a field of max(2^24, largest mesh field) entries `repeat` times after a warm-up: the
 // bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).

@@ -21,17 +21,14 @@
 #include "app/backend_choice.hpp"
 #include "app/bench.hpp"
 #include "app/commands.hpp"
-#include "backend/gl/gl_backend.hpp"
+#include "app/mesh_loading.hpp"
+#include "backend/registry.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/log.hpp"
-#include "gl/context.hpp"
 #include "halo/halo.hpp"
 #include "mesh_io/generate.hpp"
-#include "mesh_io/gmsh.hpp"
 #include "output/atomic_file.hpp"
-#include "partition/distribute.hpp"
-#include "topology/build.hpp"
 
 namespace scfd::app {
 namespace {
@@ -51,12 +48,6 @@ struct BenchOptions {
   std::string only;
 };
 
-struct MeshInfo {
-  std::string source;  // the file, or "generated cube 88x88x88"
-  bool generated = false;
-  long long counts[5] = {0, 0, 0, 0, 0};  // dim, cells, faces, edges, nodes (global)
-};
-
 // The smallest grid whose generated mesh has at least `cells` cells: 6 nx^3 tetrahedra in 3D,
 // 2 nx^2 triangles in 2D.
 int grid_size(long long cells, int dim) {
@@ -66,45 +57,15 @@ int grid_size(long long cells, int dim) {
   return nx;
 }
 
-// Rank 0 reads (or generates) and builds the whole mesh; with several ranks it is partitioned
-// and distributed as for `streamcfd run`. An input error on rank 0 reaches every rank.
-topology::Mesh load_mesh(const BenchOptions& opt, MeshInfo& info) {
-  int rank = 0, nranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  info.generated = opt.mesh.empty();
-  topology::Mesh global;
-  std::string error;
-  if (rank == 0) {
-    try {
-      mesh_io::RawMesh raw;
-      if (info.generated) {
-        const int nx = grid_size(opt.cells, opt.dim);
-        raw = opt.dim == 3 ? mesh_io::generate_cube(nx, nx, nx) : mesh_io::generate_square(nx, nx);
-        info.source = opt.dim == 3 ? fmt::format("generated cube {0}x{0}x{0}", nx)
-                                   : fmt::format("generated square {0}x{0}", nx);
-      } else {
-        raw = mesh_io::read_gmsh(opt.mesh);
-        info.source = opt.mesh;
-      }
-      global = topology::build_mesh(raw);
-      info.counts[0] = global.dim;
-      info.counts[1] = global.n_cells;
-      info.counts[2] = global.n_faces;
-      info.counts[3] = global.n_edges;
-      info.counts[4] = global.n_nodes;
-    } catch (const InputError& e) {
-      error = e.what();
-    }
-  }
-  int length = static_cast<int>(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  error.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (!error.empty()) throw InputError(error);
-  MPI_Bcast(info.counts, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-  if (nranks == 1) return global;
-  return partition::distribute(rank == 0 ? &global : nullptr, MPI_COMM_WORLD);
+// The mesh file, or the generated unit cube (square) with at least opt.cells cells.
+MeshRecipe bench_mesh(const BenchOptions& opt) {
+  if (!opt.mesh.empty()) return mesh_file(opt.mesh);
+  const int nx = grid_size(opt.cells, opt.dim);
+  if (opt.dim == 3)
+    return {fmt::format("generated cube {0}x{0}x{0}", nx),
+            [nx] { return mesh_io::generate_cube(nx, nx, nx); }};
+  return {fmt::format("generated square {0}x{0}", nx),
+          [nx] { return mesh_io::generate_square(nx, nx); }};
 }
 
 // The CPU's "model name" from /proc/cpuinfo ("unknown" where there is none, e.g. on Arm).
@@ -141,11 +102,9 @@ std::string machine_json(const backend::Backend& be, int nranks) {
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   std::string gl = "null";
-  if (const auto* g = dynamic_cast<const backend::glc::GlBackend*>(&be)) {
-    const gl::DeviceInfo& d = g->device();
+  if (const backend::DeviceInfo d = be.device_info(); d.index >= 0)
     gl = fmt::format(R"({{"device": {}, "vendor": {}, "renderer": {}, "version": {}}})", d.index,
                      json::string(d.vendor), json::string(d.renderer), json::string(d.version));
-  }
   return fmt::format(R"({{"hostname": {}, "cpu": {}, "cores": {}, "nranks": {}, "gl": {}}})",
                      json::string(host), json::string(cpu_model()),
                      std::thread::hardware_concurrency(), nranks, gl);
@@ -193,7 +152,7 @@ std::string pcg_report(const backend::Backend& be, const topology::Mesh& m, halo
                        const bench::NodeSystem& system, const MeshInfo& info,
                        const BenchOptions& opt, double copy_gbps_all) {
   const bench::PcgTiming p =
-      bench::time_pcg(be, m, halo.plan(halo::Entity::node), system, info.counts[4],
+      bench::time_pcg(be, m, halo.plan(halo::Entity::node), system, info.nodes,
                       {.iterations = opt.pcg_iterations, .tolerance = opt.tolerance});
   const double per_it = p.time_per_iteration();
   const double bound = p.bytes_per_iteration / (copy_gbps_all * 1e9);
@@ -223,13 +182,13 @@ int run_bench(const BenchOptions& opt) {
       {opt.backend, {.precision = opt.precision, .device = opt.device, .debug = false}});
   const backend::Backend* be = chosen.backend.get();
   MeshInfo info;
-  const topology::Mesh m = load_mesh(opt, info);
+  const topology::Mesh m = load_mesh(bench_mesh(opt), info);
   halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
   const std::string machine = machine_json(*be, nranks);
 
   log::info("streamcfd bench: {}, {} rank{}", chosen.description, nranks, nranks == 1 ? "" : "s");
-  log::info("mesh: {} ({}D, {} cells, {} faces, {} edges, {} nodes)", info.source, info.counts[0],
-            info.counts[1], info.counts[2], info.counts[3], info.counts[4]);
+  log::info("mesh: {} ({}D, {} cells, {} faces, {} edges, {} nodes)", info.source, info.dim,
+            info.cells, info.faces, info.edges, info.nodes);
 
   const bench::NodeSystem system = bench::make_node_system(m, halo.plan(halo::Entity::node));
   if (!opt.export_dir.empty()) {
@@ -255,8 +214,8 @@ int run_bench(const BenchOptions& opt) {
         "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"copy\": {},\n"
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
-        info.generated, info.counts[0], info.counts[1], info.counts[2], info.counts[3],
-        info.counts[4], json::string(be->name()), json::string(be->precision()), opt.repeat,
+        opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
+        json::string(be->name()), json::string(be->precision()), opt.repeat,
         timing_json(copy, copy_gbps), kernels_json, pcg_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
@@ -282,8 +241,10 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::IsMember({2, 3}))
       ->excludes(mesh)
       ->capture_default_str();
+  std::vector<std::string> backends;
+  for (std::string_view name : backend::backend_choices()) backends.emplace_back(name);
   sub->add_option("--backend", opt->backend, "Backend")
-      ->check(CLI::IsMember({"auto", "cpu", "gl-compute"}))
+      ->check(CLI::IsMember(backends))
       ->capture_default_str();
   sub->add_option("--precision", opt->precision, "Field precision (fp32: GPU backends only)")
       ->check(CLI::IsMember({"fp64", "fp32"}))

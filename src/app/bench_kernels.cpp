@@ -2,22 +2,15 @@
 // model that turns a time into a bandwidth (DESIGN.md §5, §7: every kernel's bandwidth is
 // reported as a ratio to the copy bandwidth measured in the same run).
 //
-// Traffic model (a lower bound: a kernel cannot move fewer bytes): every array entry the kernel
-// reads or writes is counted once, however often the gather touches it. Vector operations over
-// fields of n reals of R bytes (8 fp64, 4 fp32): copy 2nR, axpy 3nR, xpay 3nR, dot 2nR,
-// pcg_update 8nR (p, q, dinv, x, r read; x, r, z written). Operators: backend::glc::
-// Operators::bytes, the model of the gl-compute kernels' own data layout (stated in
-// backend/gl/operators.cpp: gathered inputs whole, owned outputs, connectivity as the GPU stores
-// it). One model serves every backend so that the same kernel has the same bytes on cpu and GPU;
-// the cpu twins read their lists in a slightly different layout (CSR and int8 signs), so their
-// figures are the same work, not exactly their own traffic.
+// The bytes of each call come from the traffic model of backend/traffic.hpp (a lower bound: a
+// kernel cannot move fewer bytes).
 #include <mpi.h>
 
 #include <algorithm>
 #include <random>
 
 #include "app/bench.hpp"
-#include "backend/gl/operators.hpp"
+#include "backend/traffic.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 
@@ -66,15 +59,6 @@ int real_bytes(const backend::Backend& be) {
   return be.precision() == "fp32" ? 4 : 8;
 }
 
-double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes) {
-  const double R = real_bytes;
-  if (op == "copy" || op == "scale" || op == "dot") return 2 * n * R;
-  if (op == "axpy" || op == "xpay") return 3 * n * R;
-  if (op == "pcg_update") return 8 * n * R;
-  return backend::glc::Operators::bytes(
-      op, m, real_bytes == 4 ? gl::Precision::fp32 : gl::Precision::fp64);
-}
-
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat) {
   const index largest = std::max({m.n_nodes, m.n_edges, m.n_faces, 3 * m.n_cells});
   const index n = std::max<index>(index{1} << 24, largest);
@@ -82,7 +66,7 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int rep
   be.fill(*x, 1);
   be.fill(*y, 0);
   Timing t{"copy ceiling", n};
-  t.bytes = traffic_bytes("copy", m, n, real_bytes(be));
+  t.bytes = backend::traffic_bytes("copy", m, n, real_bytes(be));
   time_calls(
       be, repeat, [&] { be.copy(*x, *y); }, t);
   return t;
@@ -116,7 +100,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   std::vector<Timing> out;
   auto run = [&](const std::string& name, index n, index entries, auto&& call) {
     Timing t{name, entries};
-    t.bytes = traffic_bytes(name, m, n, rb);
+    t.bytes = backend::traffic_bytes(name, m, n, rb);
     time_calls(be, repeat, call, t);
     out.push_back(std::move(t));
   };

@@ -15,20 +15,18 @@
 
 #include "app/backend_choice.hpp"
 #include "app/commands.hpp"
+#include "app/mesh_loading.hpp"
 #include "app/run_summary.hpp"
-#include "backend/backend.hpp"
+#include "backend/registry.hpp"
 #include "config/case.hpp"
 #include "config/suggest.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "halo/halo.hpp"
-#include "mesh_io/gmsh.hpp"
 #include "output/atomic_file.hpp"
 #include "output/series_writer.hpp"
-#include "partition/distribute.hpp"
 #include "physics/model.hpp"
-#include "topology/build.hpp"
 
 namespace scfd::app {
 namespace {
@@ -54,10 +52,9 @@ struct OutputSettings {
 };
 
 BackendRequest read_backend_request(const config::Case& c) {
-  static constexpr std::array<std::string_view, 3> backends = {"auto", "cpu", "gl-compute"};
   static constexpr std::array<std::string_view, 2> precisions = {"fp64", "fp32"};
   BackendRequest r;
-  r.name = c.choice("solver.backend", backends, "auto");
+  r.name = c.choice("solver.backend", backend::backend_choices(), "auto");
   r.options.precision = c.choice("solver.precision", precisions, "fp64");
   if (r.name == "cpu" && r.options.precision != "fp64")
     c.fail("solver.precision", "the cpu backend computes in fp64 only (fp32 is a GPU option)");
@@ -114,49 +111,6 @@ std::string human_seconds(double s) {
   return fmt::format("{:.1f} h", s / 3600);
 }
 
-// Rank 0 reads and builds the whole mesh, partitions it and sends every rank its part (owned
-// cells plus one ghost layer). An input error on rank 0 reaches every rank as the same
-// InputError, so no rank waits forever.
-topology::Mesh load_mesh(const config::Case& c, MeshInfo& info, PhaseTimers& timers) {
-  ScopedPhase phase(timers, "mesh");
-  int rank = 0, nranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const std::filesystem::path file = c.resolve_path("mesh.file");
-  topology::Mesh global;
-  std::string error;
-  long long counts[4] = {0, 0, 0, 0};
-  if (rank == 0) {
-    try {
-      mesh_io::RawMesh raw = mesh_io::read_gmsh(file.string());
-      std::vector<std::string> notes = raw.notes;
-      global = topology::build_mesh(raw, {}, &notes);
-      for (const auto& n : notes) log::info("note: {}", n);
-      counts[0] = global.dim;
-      counts[1] = global.n_nodes;
-      counts[2] = global.n_cells;
-      counts[3] = global.n_faces;
-    } catch (const InputError& e) {
-      error = e.what();
-    }
-  }
-  int length = static_cast<int>(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  error.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  if (!error.empty()) throw InputError(error);
-  MPI_Bcast(counts, 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-  info = {file.string(), static_cast<int>(counts[0]), counts[1], counts[2], counts[3]};
-  if (nranks == 1) return global;
-  partition::PartitionQuality q;
-  topology::Mesh local = partition::distribute(rank == 0 ? &global : nullptr, MPI_COMM_WORLD, &q);
-  log::info(
-      "partition: {} parts by METIS, edge cut {} faces ({:.1f}%), imbalance {:.3f}, {}..{} "
-      "cells per rank",
-      q.parts, q.edge_cut, 100 * q.cut_fraction, q.imbalance, q.min_cells, q.max_cells);
-  return local;
-}
-
 int run_case(const RunOptions& opt) {
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
@@ -166,7 +120,11 @@ int run_case(const RunOptions& opt) {
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
   MeshInfo mesh_info;
-  const topology::Mesh mesh = load_mesh(c, mesh_info, summary.timers);
+  topology::Mesh mesh;
+  {
+    ScopedPhase phase(summary.timers, "mesh");
+    mesh = load_mesh(mesh_file(c.resolve_path("mesh.file").string()), mesh_info);
+  }
   const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
   const std::unique_ptr<backend::Backend>& be = chosen.backend;
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
@@ -180,7 +138,7 @@ int run_case(const RunOptions& opt) {
 
   log::info("streamcfd run {}", opt.case_file);
   log::info("effective configuration:\n{}", c.effective_toml());
-  log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches), {} rank{}", mesh_info.file,
+  log::info("mesh: {} ({}D, {} nodes, {} cells, {} patches), {} rank{}", mesh_info.source,
             mesh_info.dim, mesh_info.nodes, mesh_info.cells, mesh.patches.size(), nranks,
             nranks == 1 ? "" : "s");
   log::info("model: {}, {} step{}", model->name(), model->total_steps(),

@@ -56,7 +56,7 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
       json::string(model.name()), json::string(backend.name), json::string(backend.precision),
-      json::string(backend.description), ranks, json::string(mesh.file), mesh.dim, mesh.nodes,
+      json::string(backend.description), ranks, json::string(mesh.source), mesh.dim, mesh.nodes,
       mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), figures, phases);

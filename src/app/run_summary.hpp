@@ -8,17 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "app/mesh_loading.hpp"
 #include "core/timer.hpp"
 #include "physics/model.hpp"
 
 namespace scfd::app {
-
-// The whole mesh (not one rank's part), as the summary reports it.
-struct MeshInfo {
-  std::string file;
-  int dim = 0;
-  long long nodes = 0, cells = 0, faces = 0;
-};
 
 // The backend line of the summary: name ("cpu", "gl-compute"), precision, and the log's
 // description (device and why it was chosen).

@@ -18,6 +18,13 @@
 
 namespace scfd::backend {
 
+// What a backend computes on, for logs and benchmark records.
+struct DeviceInfo {
+  int index = -1;                         // EGL device index; -1: the host CPU
+  std::string vendor, renderer, version;  // GL_VENDOR, GL_RENDERER, GL_VERSION (empty on the host)
+  std::string description;                // one line for logs: "host", "device 0: NVIDIA ..."
+};
+
 // A field of `real` values, one per entity, owned by the backend that made it.
 class Field {
  public:
@@ -44,6 +51,7 @@ class Backend {
   // "fp64" or "fp32": what a Field stores (host values are always `real`; an fp32 backend rounds
   // on upload).
   virtual std::string precision() const { return "fp64"; }
+  virtual DeviceInfo device_info() const { return {-1, {}, {}, {}, "host"}; }
   // Blocks until every queued operation has finished (GPU backends queue work; benchmarks time
   // with it). A download or a reduction waits implicitly.
   virtual void finish() const {}

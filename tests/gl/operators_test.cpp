@@ -18,6 +18,7 @@
 #include "backend/cpu/operators.hpp"
 #include "backend/gl/device_mesh.hpp"
 #include "backend/gl/operators.hpp"
+#include "backend/traffic.hpp"
 #include "backend/test_meshes.hpp"
 #include "gl/gl_fixture.hpp"
 #include "partition/extract.hpp"
@@ -264,19 +265,20 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
       "divergence: d_cell");
 }
 
-// The traffic model knows the 11 operators, and only those.
+// The traffic model knows the 11 operators and the vector operations, and only those.
 TEST(GlOperatorsBytes, ModelCoversEveryOperator) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const Mesh& m = *find_mesh("cube_irregular");
   for (const char* op :
        {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate", "convection",
-        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply"}) {
-    const double b64 = Operators::bytes(op, m, Precision::fp64);
-    const double b32 = Operators::bytes(op, m, Precision::fp32);
+        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply", "copy",
+        "scale", "dot", "axpy", "xpay", "pcg_update"}) {
+    const double b64 = backend::traffic_bytes(op, m, 1000, 8);
+    const double b32 = backend::traffic_bytes(op, m, 1000, 4);
     EXPECT_GT(b32, 0) << op;
     EXPECT_GT(b64, b32) << op;  // the reals double, the indices do not
   }
-  EXPECT_DEATH(Operators::bytes("laplacian", m, Precision::fp64), "unknown operator");
+  EXPECT_DEATH(backend::traffic_bytes("laplacian", m, 0, 8), "unknown operation");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include <memory>
 
+#include "backend/traffic.hpp"
 #include "gl/buffer.hpp"
 #include "gl/program.hpp"
 #include "topology/mesh.hpp"
@@ -27,6 +28,7 @@ namespace scfd::backend::glc {
 
 // Rows per SELL slice: the warp width of NVIDIA GPUs (a wider wavefront still reads whole runs).
 inline constexpr index kSellChunk = 32;
+static_assert(kSellChunk == kTrafficSellChunk, "the traffic model assumes this layout");
 
 class DeviceMesh {
  public:

@@ -224,6 +224,11 @@ const gl::DeviceInfo& GlBackend::device() const {
   return state_->context.info();
 }
 
+DeviceInfo GlBackend::device_info() const {
+  const gl::DeviceInfo& d = device();
+  return {d.index, d.vendor, d.renderer, d.version, gl::describe(d)};
+}
+
 std::string GlBackend::precision() const {
   return std::string(gl::to_string(precision_));
 }

@@ -46,6 +46,7 @@ class GlBackend final : public Backend {
 
   std::string name() const override { return "gl-compute"; }
   std::string precision() const override;
+  DeviceInfo device_info() const override;
   void finish() const override;
 
   std::unique_ptr<Field> make_field(index n) const override;

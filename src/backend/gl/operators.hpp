@@ -6,7 +6,6 @@
 #pragma once
 
 #include <memory>
-#include <string_view>
 
 #include "backend/gl/device_mesh.hpp"
 #include "gl/buffer.hpp"
@@ -22,12 +21,6 @@ class Operators {
   ~Operators();
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
-
-  // Bytes one call of operator `op` ("gradient", ..., "convection", ...) moves between GPU
-  // memory and the cores on mesh m, by the model stated in operators.cpp (every array entry the
-  // kernel reads or writes counted once; connectivity included). `streamcfd bench` divides it
-  // by the measured time.
-  static double bytes(std::string_view op, const topology::Mesh& m, scfd::gl::Precision p);
 
   void gradient(const DeviceMesh& m, const Buffer& q_cell, const Buffer& q_boundary,
                 Buffer& g_face);
