@@ -5,8 +5,6 @@
 // same chains, constants and values without a distributed graph search.
 #include "physics/ns_stream.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,6 +16,7 @@
 
 #include "core/error.hpp"
 #include "solvers/collectives.hpp"
+#include "topology/tree_cotree.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -44,19 +43,6 @@ std::string patch_names(const topology::Mesh& m, const std::set<int>& patches) {
   return names;
 }
 
-template <typename T>
-std::vector<T> all_gather(const std::vector<T>& mine, MPI_Datatype type) {
-  int ranks = 1, n = static_cast<int>(mine.size());
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<int> counts(static_cast<std::size_t>(ranks)), offsets(counts.size(), 0);
-  MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  std::partial_sum(counts.begin(), counts.end() - 1, offsets.begin() + 1);
-  std::vector<T> all(static_cast<std::size_t>(offsets.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), n, type, all.data(), counts.data(), offsets.data(), type,
-                 MPI_COMM_WORLD);
-  return all;
-}
-
 BoundaryFaces gather_fixed_faces(const topology::Mesh& m, const Setup& s,
                                  const std::vector<real>& flux) {
   BoundaryFaces mine;
@@ -70,8 +56,8 @@ BoundaryFaces gather_fixed_faces(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {all_gather(mine.gid, MPI_INT64_T), all_gather(mine.sign, MPI_DOUBLE),
-          all_gather(mine.flux, MPI_DOUBLE), all_gather(mine.patch, MPI_INT)};
+  return {solvers::all_gather(mine.gid), solvers::all_gather(mine.sign),
+          solvers::all_gather(mine.flux), solvers::all_gather(mine.patch)};
 }
 
 struct Chain {
@@ -186,136 +172,55 @@ SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {all_gather(mine.edge, MPI_INT64_T), all_gather(mine.ends, MPI_INT64_T),
-          all_gather(mine.sign, MPI_DOUBLE),  all_gather(mine.flux, MPI_DOUBLE),
-          all_gather(mine.patch, MPI_INT),    all_gather(mine.outlet_edges, MPI_INT64_T)};
+  return {solvers::all_gather(mine.edge), solvers::all_gather(mine.ends),
+          solvers::all_gather(mine.sign),  solvers::all_gather(mine.flux),
+          solvers::all_gather(mine.patch),    solvers::all_gather(mine.outlet_edges)};
 }
 
-// Union-find over dense indices.
-struct Forest {
-  std::vector<std::size_t> parent;
-  explicit Forest(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
-  std::size_t find(std::size_t i) {
-    while (parent[i] != i) i = parent[i] = parent[parent[i]];
-    return i;
-  }
-  bool join(std::size_t a, std::size_t b) {
-    a = find(a);
-    b = find(b);
-    if (a == b) return false;
-    parent[std::max(a, b)] = std::min(a, b);
-    return true;
-  }
-};
-
-// 3D: the surface F of the faces whose flux is data, cut into a tree-cotree decomposition
-// (every rank does the same on the gathered faces, in gid order):
-//  - T, a spanning forest of F's edge graph: s = 0 there (a surface gradient is a gradient, in the
-//    null space of C, so this gauge loses nothing);
-//  - T*, a spanning forest of F's faces joined through edges not in T, rooted at the rim (the
-//    edges F shares with outlets, "outside") or, for a closed component, at its first face;
-//  - the generators, the edges in neither: 2g + b - 1 per component of genus g with b > 0 rim
-//    loops, 2g when closed. s there is free: each is a chain of the model (the 3D counterpart of
-//    a 2D boundary constant; one that only carries a circulation adds nothing and its
-//    capacitance row is zero).
-// Then every face of T*, leaves first, gives its parent edge from its flux.
+// 3D: the surface F of the faces whose flux is data (every rank builds the same from the gathered
+// faces, numbering edges and nodes in gid order), split by topology::tree_cotree: s = 0 on the
+// spanning tree T of F's edges (a surface gradient is a gradient, in the null space of C, so this
+// gauge loses nothing), every face of the cotree T* gives its parent edge from its flux, and each
+// generator is a chain of the model (the 3D counterpart of a 2D boundary constant; one that only
+// carries a circulation adds nothing and its capacitance row is zero). A closed component (no
+// rim on an outlet) must carry zero net flux: its root face's equation checks it.
 StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
                                   const std::vector<real>& flux, const std::string& case_path) {
   const SurfaceFaces g = gather_surface(m, s, flux);
   const std::size_t nf = g.flux.size();
-  // Dense numbering of F's edges and nodes, in gid order.
-  std::map<std::int64_t, std::size_t> edge_at, node_at;
+  std::map<std::int64_t, index> edge_at, node_at;
   for (std::int64_t e : g.edge) edge_at.emplace(e, 0);
   for (std::int64_t n : g.ends) node_at.emplace(n, 0);
-  std::size_t k = 0;
+  index k = 0;
   for (auto& [gid, i] : edge_at) i = k++;
   k = 0;
   for (auto& [gid, i] : node_at) i = k++;
-  const std::size_t ne = edge_at.size();
-  std::vector<std::array<std::size_t, 2>> ends(ne);
-  std::vector<std::vector<std::size_t>> faces_of(ne);  // F faces of each edge (1 on the rim)
-  for (std::size_t f = 0; f < nf; ++f)
+  topology::Surface surface;
+  surface.n_nodes = static_cast<index>(node_at.size());
+  surface.edge_nodes.resize(edge_at.size());
+  surface.rim.assign(edge_at.size(), 0);
+  for (std::size_t f = 0; f < nf; ++f) {
+    std::array<index, 3> edges{};
+    std::array<real, 3> signs{};
     for (int j = 0; j < 3; ++j) {
-      const std::size_t e = edge_at[g.edge[3 * f + j]];
-      ends[e] = {node_at[g.ends[6 * f + 2 * j]], node_at[g.ends[6 * f + 2 * j + 1]]};
-      faces_of[e].push_back(f);
+      edges[j] = edge_at[g.edge[3 * f + j]];
+      signs[j] = g.sign[3 * f + j];
+      surface.edge_nodes[edges[j]] = {node_at[g.ends[6 * f + 2 * j]],
+                                      node_at[g.ends[6 * f + 2 * j + 1]]};
     }
-  std::vector<char> rim(ne, 0);
+    surface.face_edges.push_back(edges);
+    surface.face_signs.push_back(signs);
+  }
   for (std::int64_t gid : g.outlet_edges)
-    if (const auto it = edge_at.find(gid); it != edge_at.end()) rim[it->second] = 1;
-  // T: rim edges first, so that T* reaches the rim through as few of them as possible.
-  enum : char { tree = 1, dual = 2, generator = 3 };
-  std::vector<char> kind(ne, 0);
-  Forest nodes(node_at.size());
-  for (int pass = 0; pass < 2; ++pass)
-    for (std::size_t e = 0; e < ne; ++e)
-      if ((rim[e] != 0) == (pass == 0) && nodes.join(ends[e][0], ends[e][1])) kind[e] = tree;
-  // T*: breadth first from the rim, then from the first unreached face of each closed component.
-  std::vector<std::size_t> order, parent_edge(nf, ne);
-  std::vector<char> reached(nf, 0);
-  const auto grow = [&](std::size_t from) {
-    for (std::size_t i = from; i < order.size(); ++i)
-      for (int j = 0; j < 3; ++j) {
-        const std::size_t e = edge_at[g.edge[3 * order[i] + j]];
-        if (kind[e] != 0) continue;
-        for (std::size_t f : faces_of[e])
-          if (!reached[f]) {
-            reached[f] = 1;
-            parent_edge[f] = e;
-            kind[e] = dual;
-            order.push_back(f);
-          }
-      }
-  };
-  for (std::size_t e = 0; e < ne; ++e)
-    if (rim[e] != 0 && kind[e] == 0 && faces_of[e].size() == 1 && !reached[faces_of[e][0]]) {
-      const std::size_t f = faces_of[e][0];
-      reached[f] = 1;
-      parent_edge[f] = e;
-      kind[e] = dual;
-      order.push_back(f);
-      grow(order.size() - 1);
-    }
-  std::vector<std::size_t> roots;  // faces whose own equation is a consistency check
-  for (std::size_t f = 0; f < nf; ++f)
-    if (!reached[f]) {
-      reached[f] = 1;
-      roots.push_back(f);
-      order.push_back(f);
-      grow(order.size() - 1);
-    }
-  std::vector<std::size_t> generators;
-  for (std::size_t e = 0; e < ne; ++e)
-    if (kind[e] == 0) {
-      kind[e] = generator;
-      generators.push_back(e);
-    }
-  // s on F's edges for the data (flux; generators 0) or for generator q (no flux; it 1).
-  const auto solve = [&](const real* data, std::size_t q) {
-    std::vector<real> v(ne, 0);
-    if (q < generators.size()) v[generators[q]] = 1;
-    for (std::size_t i = order.size(); i-- > 0;) {
-      const std::size_t f = order[i];
-      if (parent_edge[f] == ne) continue;
-      real rest = data != nullptr ? data[f] : 0;
-      real own = 0;
-      for (int j = 0; j < 3; ++j) {
-        const std::size_t e = edge_at[g.edge[3 * f + j]];
-        if (e == parent_edge[f])
-          own = g.sign[3 * f + j];
-        else
-          rest -= g.sign[3 * f + j] * v[e];
-      }
-      v[parent_edge[f]] = rest / own;
-    }
-    return v;
-  };
-  const std::vector<real> value = solve(g.flux.data(), generators.size());
-  // A closed component (no rim) must carry no net flux: its root face's equation checks it.
-  for (std::size_t f : roots) {
-    real residual = g.flux[f], scale = 0;
-    for (int j = 0; j < 3; ++j) residual -= g.sign[3 * f + j] * value[edge_at[g.edge[3 * f + j]]];
-    for (real x : g.flux) scale += std::abs(x);
+    if (const auto it = edge_at.find(gid); it != edge_at.end()) surface.rim[it->second] = 1;
+  const topology::TreeCotree t = topology::tree_cotree(surface);
+  const std::vector<real> value = topology::surface_edge_values(surface, t, g.flux);
+  real scale = 0;
+  for (real x : g.flux) scale += std::abs(x);
+  for (index f : t.root_faces) {
+    real residual = g.flux[f];
+    for (int j = 0; j < 3; ++j)
+      residual -= surface.face_signs[f][j] * value[surface.face_edges[f][j]];
     if (std::abs(residual) > 1e-6 * scale && std::abs(residual) > 1e-14)
       throw input_error(
           "{}: boundary: the closed boundary surface of patch {} carries a net flux of {:.6g} "
@@ -326,23 +231,23 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
   StreamBoundary out;
   out.fixed.assign(static_cast<std::size_t>(m.n_edges), 0);
   out.value.assign(out.fixed.size(), 0);
-  std::vector<std::size_t> local(static_cast<std::size_t>(m.n_edges), ne);
+  std::vector<index> local(static_cast<std::size_t>(m.n_edges), kNone);
   for (index e = 0; e < m.n_edges; ++e)
     if (const auto it = edge_at.find(edge_id(m, e)); it != edge_at.end()) {
       local[e] = it->second;
       out.fixed[e] = 1;
       out.value[e] = value[it->second];
     }
-  for (std::size_t q = 0; q < generators.size(); ++q) {
-    const std::vector<real> h = solve(nullptr, q);
+  for (std::size_t q = 0; q < t.generators.size(); ++q) {
+    const std::vector<real> h = topology::surface_edge_values(surface, t, {}, static_cast<index>(q));
     std::vector<real> chain(out.fixed.size(), 0);
     for (std::size_t e = 0; e < local.size(); ++e)
-      if (local[e] < ne) chain[e] = h[local[e]];
+      if (local[e] != kNone) chain[e] = h[local[e]];
     out.chains.push_back(std::move(chain));
     std::set<int> patches;
     for (std::size_t f = 0; f < nf; ++f)
-      for (int j = 0; j < 3; ++j)
-        if (h[edge_at[g.edge[3 * f + j]]] != 0) patches.insert(g.patch[f]);
+      for (index e : surface.face_edges[f])
+        if (h[e] != 0) patches.insert(g.patch[f]);
     out.chain_patches.push_back(patch_names(m, patches));
   }
   return out;
