@@ -10,7 +10,8 @@ probes, lines, forces and exact solutions) with BINARY on every backend and rank
 and writes DIR/results.json: per run, every figure of the summary, the step count and solver
 iterations, the progress lines without their wall times, and the SHA-256 of every CSV and VTU
 file written. `diff` compares two such files and exits 1 when anything differs (numbers are
-compared bit for bit: a refactor that must not change results must not change one bit).
+compared bit for bit: a refactor that must not change results must not change one bit); for a
+.vtu file that differs it prints, per array, the largest change against the largest value.
 
 Typical use: build the old commit, `run` into /tmp/before; build the new one, `run` into
 /tmp/after; `diff /tmp/before /tmp/after`.
@@ -20,8 +21,10 @@ import hashlib
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,6 +104,44 @@ def cmd_run(a):
     return 0
 
 
+def vtu_arrays(path):
+    """The Float64 arrays of a streamcfd .vtu file (VTK XML, appended raw data, zlib, UInt64
+    headers), by name."""
+    data = path.read_bytes()
+    start = data.index(b"<AppendedData")
+    raw = data[data.index(b"_", start) + 1:]
+    arrays = {}
+    for m in re.finditer(rb'<DataArray type="Float64" Name="([^"]+)"[^>]*offset="\s*(\d+)', data[:start]):
+        pos = int(m.group(2))
+        blocks = struct.unpack_from("<Q", raw, pos)[0]
+        sizes = struct.unpack_from(f"<{3 + blocks}Q", raw, pos)[3:]
+        pos += 8 * (3 + blocks)
+        payload = b""
+        for size in sizes:
+            payload += zlib.decompress(raw[pos:pos + size])
+            pos += size
+        arrays[m.group(1).decode()] = struct.unpack(f"<{len(payload) // 8}d", payload)
+    return arrays
+
+
+def explain_vtu(before_dir, after_dir, run, name):
+    """One line per array that differs: its largest change against its largest value."""
+    folder = run.replace(" np", ".np").replace(" ", ".")
+    b = vtu_arrays(Path(before_dir) / "runs" / folder / name)
+    c = vtu_arrays(Path(after_dir) / "runs" / folder / name)
+    for array in sorted(set(b) | set(c)):
+        x, y = b.get(array, ()), c.get(array, ())
+        if x == y:
+            continue
+        if len(x) != len(y):
+            print(f"    {array}: {len(x)} -> {len(y)} values")
+            continue
+        change = max(abs(p - q) for p, q in zip(x, y))
+        size = max(max(abs(p) for p in x), 1e-300)
+        print(f"    {array}: max |change| {change:.3g}, max |value| {size:.3g} "
+              f"(relative {change / size:.2g})")
+
+
 def cmd_diff(a):
     before = json.loads((Path(a.before) / "results.json").read_text())
     after = json.loads((Path(a.after) / "results.json").read_text())
@@ -120,6 +161,8 @@ def cmd_diff(a):
                 for k in sorted(set(b[part]) | set(c[part])):
                     if b[part].get(k) != c[part].get(k):
                         print(f"{key}: {part}.{k}: {b[part].get(k)} -> {c[part].get(k)}")
+                        if part == "files" and k.endswith(".vtu") and k in b[part] and k in c[part]:
+                            explain_vtu(a.before, a.after, key, k)
             else:
                 print(f"{key}: {part} differs")
     runs = len(set(before) & set(after))

@@ -13,12 +13,12 @@
 #include <cmath>
 #include <string_view>
 
-#include "backend/cpu/operators.hpp"
 #include "core/error.hpp"
 #include "physics/heat_setup.hpp"
 #include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
+#include "topology/p1.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -61,7 +61,6 @@ class HeatModel final : public Model {
   bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
 
   std::vector<real> mass_, robin_;  // host copies (per node)
-  std::vector<real> edge_weights_;  // host copy (per edge), for the heat-flow figures
   std::vector<real> load_old_;      // f at the last time level, when loads depend on time
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
@@ -104,9 +103,8 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
     if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1;
   nodes_.exchange(std::span<real>(fixed));
   for (std::size_t n = 0; n < nn; ++n) free[n] = 1 - fixed[n];
-  std::vector<real>& w = edge_weights_;
-  w.resize(static_cast<std::size_t>(m.n_edges));
-  backend::cpu::edge_weights_from_cells(m, setup_.conductivity, w);
+  std::vector<real> w(static_cast<std::size_t>(m.n_edges));
+  topology::edge_weights(m, setup_.conductivity, w);
   std::vector<real> d(nn), mass_dt(nn, 0);
   for (std::size_t n = 0; n < nn; ++n) {
     if (!steady_) mass_dt[n] = mass_[n] / dt_;
@@ -247,21 +245,15 @@ std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) 
   std::vector<HostField> out;
   const std::vector<real> t = temperature();
   if (want("temperature")) out.push_back({"temperature", 1, false, t});
-  if (want("heat_flux")) {
-    // q_c = -k_c grad T_c with the P1 gradient: grad phi_k = -(outward area vector of the face
-    // opposite node k) / (d V_c).
+  if (want("heat_flux")) {  // q_c = -k_c grad T_c, the P1 gradient of the node temperatures
     const int w = m_.cell_width();
     HostField q{"heat_flux", 3, true, std::vector<real>(3 * static_cast<std::size_t>(m_.n_cells))};
     for (index c = 0; c < m_.n_cells; ++c) {
-      Vec3 g;
-      for (int k = 0; k < w; ++k) {
-        const auto ck = static_cast<std::size_t>(w * c + k);
-        const index f = m_.cell_faces[ck];
-        const real s = m_.cell_face_sign[ck];
-        g -= (s * m_.face_area[f] * t[m_.cell_nodes[ck]]) * m_.face_normal[f];
-      }
-      g = g * (-setup_.conductivity[c] / (m_.dim * m_.cell_volume[c]));
-      for (int d = 0; d < 3; ++d) q.data[3 * static_cast<std::size_t>(c) + d] = g[d];
+      const std::array<Vec3, 4> g = topology::barycentric_gradients(m_, c);
+      Vec3 grad;
+      for (int k = 0; k < w; ++k) grad += t[m_.cell_nodes[w * c + k]] * g[k];
+      for (int d = 0; d < 3; ++d)
+        q.data[3 * static_cast<std::size_t>(c) + d] = -setup_.conductivity[c] * grad[d];
     }
     out.push_back(std::move(q));
   }
@@ -297,8 +289,9 @@ std::vector<std::pair<std::string, double>> HeatModel::figures() const {
 // the other figures it shows conservation: the flows and the loads sum to zero in a steady state.
 void HeatModel::add_heat_flows(const std::vector<real>& t,
                                std::vector<std::pair<std::string, double>>& out) const {
+  be_.node_laplacian(m_, *w_, *t_field_, *tmp_);  // K T by the operator the solve applies
   std::vector<real> kt(t.size());
-  backend::cpu::node_laplacian(m_, edge_weights_, t, kt);
+  be_.download(*tmp_, kt);
   const std::vector<real> f = load_vector(t_);
   std::vector<double> flow(setup_.bcs.size(), 0.0);
   for (index n = 0; n < m_.n_owned_nodes; ++n) {

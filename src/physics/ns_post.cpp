@@ -2,25 +2,14 @@
 #include "physics/ns_post.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <unordered_map>
 
+#include "topology/p1.hpp"
+
 namespace scfd::physics::ns {
 namespace {
-
-// Gradients of the barycentric coordinates of cell c: grad(phi_k) = -s A_f n_f / (d V_c) with f
-// the face opposite node k (s = +1 where n_f points out of c).
-std::vector<Vec3> barycentric_gradients(const topology::Mesh& m, index c) {
-  const int w = m.cell_width();
-  std::vector<Vec3> g(static_cast<std::size_t>(w));
-  for (int k = 0; k < w; ++k) {
-    const auto i = static_cast<std::size_t>(w * c + k);
-    const index f = m.cell_faces[i];
-    g[static_cast<std::size_t>(k)] =
-        (-m.cell_face_sign[i] * m.face_area[f] / (m.dim * m.cell_volume[c])) * m.face_normal[f];
-  }
-  return g;
-}
 
 // Velocity of cell c from a flux lookup.
 template <typename Flux>
@@ -65,7 +54,7 @@ std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u
 std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> u_node) {
   std::vector<Vec3> w(static_cast<std::size_t>(m.n_cells));
   for (index c = 0; c < m.n_cells; ++c) {
-    const std::vector<Vec3> g = barycentric_gradients(m, c);
+    const std::array<Vec3, 4> g = topology::barycentric_gradients(m, c);
     Vec3 curl{};
     for (int k = 0; k < m.cell_width(); ++k)
       curl += cross(g[static_cast<std::size_t>(k)], u_node[m.cell_nodes[m.cell_width() * c + k]]);
@@ -130,7 +119,7 @@ ProbeSet locate_probes(const topology::Mesh& m, const std::vector<Vec3>& points)
     // on a shared face or node goes to the first such cell, up to round-off).
     real best = -1e-9;
     for (index c = 0; c < m.n_owned_cells; ++c) {
-      const std::vector<Vec3> g = barycentric_gradients(m, c);
+      const std::array<Vec3, 4> g = topology::barycentric_gradients(m, c);
       real lo = 1;
       for (int k = 0; k < w; ++k) {
         const Vec3 xk = m.node_x[m.cell_nodes[w * c + k]];
@@ -167,7 +156,7 @@ std::vector<Vec3> probe_velocity(const topology::Mesh& m, const ProbeSet& probes
   for (std::size_t i = 0; i < probes.points.size(); ++i) {
     const index c = probes.cell[i];
     if (c == kNone) continue;
-    const std::vector<Vec3> g = barycentric_gradients(m, c);
+    const std::array<Vec3, 4> g = topology::barycentric_gradients(m, c);
     for (int k = 0; k < w; ++k) {
       const index n = m.cell_nodes[w * c + k];
       const real phi = 1 + dot(g[static_cast<std::size_t>(k)], probes.points[i] - m.node_x[n]);

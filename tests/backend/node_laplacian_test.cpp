@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/cpu/operators.hpp"
+#include "topology/p1.hpp"
 #include "test_meshes.hpp"
 
 namespace scfd::test {
@@ -142,12 +143,12 @@ TEST_P(NodeLaplacian, EqualsP1StiffnessMatrix) {
   report(label("mesh.edge_stiffness = P1 (k = 1)"), err_mesh);
   EXPECT_LE(err_mesh, kRoundOff);
   std::vector<real> w(m.n_edges);
-  backend::cpu::edge_weights_from_cells(m, std::vector<real>(m.n_cells, 1.0), w);
+  topology::edge_weights(m, std::vector<real>(m.n_cells, 1.0), w);
   real err_k1 = 0;
   for (index e = 0; e < m.n_edges; ++e)
     err_k1 = std::max(err_k1, std::abs(w[e] - m.edge_stiffness[e]));
   err_k1 /= max_abs(m.edge_stiffness);
-  report(label("edge_weights_from_cells(1) = edge_stiffness"), err_k1);
+  report(label("edge_weights(1) = edge_stiffness"), err_k1);
   EXPECT_LE(err_k1, kRoundOff);
 }
 
@@ -161,9 +162,9 @@ TEST_P(NodeLaplacian, CellConductivityMatchesP1Assembly) {
   for (index c = 0; c < m.n_cells; ++c) k[c] = m.cell_centroid[c].x < mid ? 1.0 : 50.0;
   for (const std::vector<real>& kc : {k, random_field(m.n_cells, 43, 0.1, 10)}) {
     std::vector<real> w(m.n_edges);
-    backend::cpu::edge_weights_from_cells(m, kc, w);
+    topology::edge_weights(m, kc, w);
     const real err = compare_with_p1(w, kc);
-    report(label("edge_weights_from_cells(k) = P1(k)"), err);
+    report(label("edge_weights(k) = P1(k)"), err);
     EXPECT_LE(err, kRoundOff);
     const std::vector<real> a = random_field(m.n_nodes, 44);
     const real e = energy(m, kc, a), kaa = inner(apply(w, a), a);

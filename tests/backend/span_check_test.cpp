@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "backend/cpu/operators.hpp"
+#include "topology/p1.hpp"
 #include "test_meshes.hpp"
 
 namespace scfd::test {
@@ -26,7 +27,7 @@ TEST_P(SpanCheckDeathTest, WrongSizesAbort) {
   EXPECT_DEATH(cpu::integrate(m, vcells, cells), "integrate: u_face");
   EXPECT_DEATH(cpu::node_laplacian(m, edges, nodes, cells), "node_laplacian: out");
   EXPECT_DEATH(cpu::node_laplacian_diagonal(m, cells, nodes), "edge_weight");
-  EXPECT_DEATH(cpu::edge_weights_from_cells(m, nodes, edges), "k_cell");
+  EXPECT_DEATH(topology::edge_weights(m, nodes, edges), "k_cell");
   EXPECT_DEATH(cpu::divergence(m, faces, std::span<real>(faces.data(), m.n_cells)), "aliases");
 }
 

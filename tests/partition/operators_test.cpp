@@ -10,6 +10,7 @@
 #include <random>
 
 #include "backend/cpu/operators.hpp"
+#include "topology/p1.hpp"
 #include "partition/extract.hpp"
 #include "partition/fixtures.hpp"
 
@@ -90,7 +91,7 @@ TEST_P(PartitionOperators, OwnedResultsEqualSerial) {
   cpu::node_laplacian(G, G.edge_stiffness, t, l_G);
   cpu::interpolate(G, u, ip_G);
   cpu::integrate(G, v, ig_G);
-  cpu::edge_weights_from_cells(G, k_cell, w_G);
+  topology::edge_weights(G, k_cell, w_G);
 
   for (int rank = 0; rank < np; ++rank) {
     SCOPED_TRACE("rank " + std::to_string(rank));
@@ -111,7 +112,7 @@ TEST_P(PartitionOperators, OwnedResultsEqualSerial) {
     cpu::node_laplacian(m, m.edge_stiffness, by_gid(t, m.node_gid), l_L);
     cpu::interpolate(m, by_gid(u, m.face_gid), ip_L);
     cpu::integrate(m, by_gid(v, m.cell_gid), ig_L);
-    cpu::edge_weights_from_cells(m, by_gid(k_cell, m.cell_gid), w_L);
+    topology::edge_weights(m, by_gid(k_cell, m.cell_gid), w_L);
     EXPECT_LE(owned_error(g_L, g_G, m.face_gid, m.n_owned_faces), kTol) << "gradient";
     EXPECT_LE(owned_error(d_L, d_G, m.cell_gid, m.n_owned_cells), kTol) << "divergence";
     EXPECT_LE(owned_error(c_L, c_G, m.face_gid, m.n_owned_faces), kTol) << "curl";

@@ -60,9 +60,4 @@ void node_laplacian(const Mesh& m, std::span<const real> edge_weight, std::span<
 void node_laplacian_diagonal(const Mesh& m, std::span<const real> edge_weight,
                              std::span<real> diag);
 
-// Edge weights for a per-cell conductivity k_c: w_e = -sum_c k_c V_c grad(phi_i)·grad(phi_j).
-// (With k = 1 everywhere this reproduces mesh.edge_stiffness.)
-void edge_weights_from_cells(const Mesh& m, std::span<const real> k_cell,
-                             std::span<real> edge_weight);
-
 }  // namespace scfd::backend::cpu
