@@ -6,28 +6,10 @@
 
 #include "backend/registry.hpp"
 #include "core/error.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 namespace {
-
-// The first error (lowest rank) of a collective step, thrown on every rank; no-op if none failed.
-void agree_on_error(const std::string& local_error) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int nranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  const int mine = local_error.empty() ? nranks : rank;
-  int first = nranks;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first == nranks) return;
-  std::string message = local_error;
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-  message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
-  if (nranks > 1 && first != 0) message = fmt::format("rank {}: {}", first, message);
-  throw InputError(message);
-}
 
 // `auto`: the first backend of the table that every rank can run. `why` gives the reason of the
 // winner when it is the first entry, else why the first entry lost (the GPU the user hoped for).
@@ -45,7 +27,8 @@ std::string choose_auto(const backend::BackendOptions& options, std::string& why
     if (lost.empty()) lost = here ? "another rank cannot run " + std::string(e.name) : reason;
   }
   why = "auto: " + lost;
-  agree_on_error(fmt::format("precision {} needs a GPU backend, and {}", options.precision, why));
+  solvers::agree_on_input_error(
+      fmt::format("precision {} needs a GPU backend, and {}", options.precision, why));
   return {};
 }
 
@@ -62,7 +45,7 @@ ChosenBackend make_chosen_backend(const BackendRequest& request) {
   } catch (const InputError& e) {
     error = e.what();
   }
-  agree_on_error(error);
+  solvers::agree_on_input_error(error);
   if (name == "cpu") why += ", the reference backend";
   chosen.description =
       fmt::format("{} ({}), {}; {}", chosen.backend->name(), chosen.backend->precision(),

@@ -27,6 +27,7 @@
 #include "output/atomic_file.hpp"
 #include "output/series_writer.hpp"
 #include "physics/model.hpp"
+#include "physics/plugins/plugin.hpp"
 
 namespace scfd::app {
 namespace {
@@ -93,7 +94,7 @@ bool any_rank_interrupted() {
   return any != 0;
 }
 
-std::filesystem::path write_fields(output::SeriesWriter& writer, const physics::Model& model,
+std::filesystem::path write_fields(output::SeriesWriter& writer, physics::Model& model,
                                    const OutputSettings& o) {
   const std::vector<physics::HostField> fields = model.fields(o.fields);
   std::vector<output::Field> points, cells;
@@ -109,6 +110,25 @@ std::string human_seconds(double s) {
   if (s < 120) return fmt::format("{:.2f} s", s);
   if (s < 7200) return fmt::format("{:.1f} min", s / 60);
   return fmt::format("{:.1f} h", s / 3600);
+}
+
+// The figures of the model and its plugins for the summary. After a failed step the state may
+// be unusable: a figure that needs a solve then gives up instead of failing again.
+std::vector<std::pair<std::string, double>> run_figures(
+    physics::Model& model, const std::vector<std::unique_ptr<physics::Plugin>>& plugins,
+    int status) {
+  std::vector<std::pair<std::string, double>> figures;
+  try {
+    figures = model.figures();
+    for (const auto& plugin : plugins) {
+      auto more = plugin->figures();
+      figures.insert(figures.end(), more.begin(), more.end());
+    }
+  } catch (const physics::SolveError& e) {
+    if (status == 0) throw;
+    log::warn("figures of the failed run left out: {}", e.what());
+  }
+  return figures;
 }
 
 int run_case(const RunOptions& opt) {
@@ -134,6 +154,8 @@ int run_case(const RunOptions& opt) {
     model = physics::make_model(c, mesh, *be, halo);
   }
   const OutputSettings out = read_output(c, *model);
+  const std::vector<std::unique_ptr<physics::Plugin>> plugins =
+      physics::make_plugins(c, *model, out.directory);
   c.check_all_used();
 
   log::info("streamcfd run {}", opt.case_file);
@@ -159,8 +181,12 @@ int run_case(const RunOptions& opt) {
     Timer step_timer;
     physics::StepReport r;
     try {
-      ScopedPhase p(summary.timers, "solve");
-      r = model->advance();
+      {
+        ScopedPhase p(summary.timers, "solve");
+        r = model->advance();
+      }
+      ScopedPhase p(summary.timers, "sampling");
+      for (const auto& plugin : plugins) plugin->after_step();
     } catch (const physics::SolveError& e) {
       log::warn("{} (the output written so far is complete)", e.what());
       summary.status = "failed";
@@ -182,6 +208,8 @@ int run_case(const RunOptions& opt) {
     if (last || interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
       ScopedPhase p(summary.timers, "output");
       write_fields(writer, *model, out);
+      if (last || interrupted)
+        for (const auto& plugin : plugins) plugin->finish();
     }
     if (interrupted && !last) {
       summary.status = "interrupted";
@@ -197,8 +225,9 @@ int run_case(const RunOptions& opt) {
   summary.timers.add("halo_wait", comm.wait_seconds);
   summary.timers.add("total", total.seconds());
   summary.gather(MPI_COMM_WORLD);
-  const std::string json_text = summary.to_json(opt.case_file, mesh_info, *model,
-                                                {be->name(), be->precision(), chosen.description});
+  const std::string json_text =
+      summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
+                      {be->name(), be->precision(), chosen.description});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
   if (log::rank() == 0) output::write_text_atomic(json, json_text);
   log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),

@@ -31,11 +31,13 @@ void RunSummary::gather(MPI_Comm comm) {
 }
 
 std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& mesh,
-                                const physics::Model& model, const BackendInfo& backend) const {
-  std::string figures, phases;
-  for (const auto& [name, value] : model.figures())
-    figures += fmt::format("{}\n    {}: {}", figures.empty() ? "" : ",", json::string(name),
-                           json::number(value));
+                                const physics::Model& model,
+                                const std::vector<std::pair<std::string, double>>& figures,
+                                const BackendInfo& backend) const {
+  std::string figure_list, phases;
+  for (const auto& [name, value] : figures)
+    figure_list += fmt::format("{}\n    {}: {}", figure_list.empty() ? "" : ",", json::string(name),
+                               json::number(value));
   // Seconds per phase: rank 0's value, and min/mean/max over the ranks after gather().
   for (std::size_t i = 0; i < timers.phases().size(); ++i) {
     const auto& [name, seconds] = timers.phases()[i];
@@ -59,7 +61,7 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       json::string(backend.description), ranks, json::string(mesh.source), mesh.dim, mesh.nodes,
       mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
-      json::number(last_residual), figures, phases);
+      json::number(last_residual), figure_list, phases);
 }
 
 }  // namespace scfd::app

@@ -37,8 +37,11 @@ struct RunSummary {
   // Collective: reduces every phase's time over the ranks of `comm` (each rank has the same
   // phases in the same order). Call on every rank before to_json on rank 0.
   void gather(MPI_Comm comm);
+  // `figures`: the model's and its plugins' (name, value) pairs.
   std::string to_json(const std::string& case_file, const MeshInfo& mesh,
-                      const physics::Model& model, const BackendInfo& backend) const;
+                      const physics::Model& model,
+                      const std::vector<std::pair<std::string, double>>& figures,
+                      const BackendInfo& backend) const;
 };
 
 }  // namespace scfd::app

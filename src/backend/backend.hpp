@@ -1,11 +1,11 @@
-// The backend interface (DESIGN.md §3): fields living in a backend's memory and the vector
-// operations, reductions and operators that solvers and physics apply to them. The cpu backend
-// implements it with host arrays; the GL backends implement it with GPU buffers, so the same PCG
-// and the same physics drive every backend. Physics code sees Fields and these calls only — never
-// host arrays of a GPU backend, buffers or textures.
+// The backend interface (docs/architecture.md §3): fields living in a backend's memory and the
+// vector operations, reductions and operators that solvers and physics apply to them. The cpu
+// backend implements it with host arrays; the GL backends implement it with GPU buffers, so the
+// same PCG and the same physics drive every backend. Physics code sees Fields and these calls only
+// — never host arrays of a GPU backend, buffers or textures.
 //
 // Reductions are computed in a fixed order, so a run gives the same bits every time on the same
-// backend (STYLE.md §6).
+// backend (docs/architecture.md §8.3).
 #pragma once
 
 #include <memory>
@@ -56,6 +56,7 @@ class Backend {
   // with it). A download or a reduction waits implicitly.
   virtual void finish() const {}
 
+  // A field of n zeros.
   virtual std::unique_ptr<Field> make_field(index n) const = 0;
   // A new field holding `host` (make_field + upload).
   std::unique_ptr<Field> make_field_from(std::span<const real> host) const {
@@ -93,9 +94,10 @@ class Backend {
                                            const Field& dinv, Field& x, Field& r, Field& z,
                                            index n) const = 0;
 
-  // Discrete-calculus operators of DESIGN.md §2, defined exactly in backend/cpu/operators.hpp.
-  // Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z = 0 in 2D).
-  // G: cell -> face; q_boundary holds one value per owned boundary face (face n_interior_faces+k).
+  // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
+  // backend/cpu/operators.hpp. Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z
+  // = 0 in 2D). G: cell -> face; q_boundary holds one value per owned boundary face (face
+  // n_interior_faces+k).
   virtual void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                         Field& g_face) const = 0;
   virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const = 0;

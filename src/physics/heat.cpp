@@ -35,17 +35,16 @@ class HeatModel final : public Model {
   int step() const override { return step_; }
   double time() const override { return t_; }
   StepReport advance() override;
-  std::vector<HostField> fields(const std::vector<std::string>& names) const override;
+  std::vector<HostField> fields(const std::vector<std::string>& names) override;
   std::vector<std::string> field_names() const override { return {"temperature", "heat_flux"}; }
-  std::vector<std::pair<std::string, double>> figures() const override;
+  std::vector<std::pair<std::string, double>> figures() override;
 
  private:
   void read_time(const config::Case& c);
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
   std::vector<real> temperature() const;
-  void add_heat_flows(const std::vector<real>& t,
-                      std::vector<std::pair<std::string, double>>& out) const;
+  void add_heat_flows(const std::vector<real>& t, std::vector<std::pair<std::string, double>>& out);
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
@@ -238,7 +237,7 @@ std::vector<real> HeatModel::temperature() const {
   return t;
 }
 
-std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) const {
+std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) {
   const auto want = [&](const char* n) {
     return names.empty() || std::find(names.begin(), names.end(), n) != names.end();
   };
@@ -260,7 +259,7 @@ std::vector<HostField> HeatModel::fields(const std::vector<std::string>& names) 
   return out;
 }
 
-std::vector<std::pair<std::string, double>> HeatModel::figures() const {
+std::vector<std::pair<std::string, double>> HeatModel::figures() {
   const std::vector<real> t = temperature();
   const auto owned = t.begin() + m_.n_owned_nodes;
   const auto [lo, hi] = std::minmax_element(t.begin(), owned);
@@ -288,7 +287,7 @@ std::vector<std::pair<std::string, double>> HeatModel::figures() const {
 // nodes: Q_i = (K T + R T - f)_i, the consistent boundary flux of the FE/median-dual scheme. With
 // the other figures it shows conservation: the flows and the loads sum to zero in a steady state.
 void HeatModel::add_heat_flows(const std::vector<real>& t,
-                               std::vector<std::pair<std::string, double>>& out) const {
+                               std::vector<std::pair<std::string, double>>& out) {
   be_.node_laplacian(m_, *w_, *t_field_, *tmp_);  // K T by the operator the solve applies
   std::vector<real> kt(t.size());
   be_.download(*tmp_, kt);

@@ -1,10 +1,11 @@
-// Heat diffusion, node-based (DESIGN.md §2): rho c dT/dt = div(k grad T) + S on triangles and
-// tetrahedra with T at nodes. Space: P1 finite elements with a lumped mass, i.e. the median-dual
-// finite-volume scheme (the stiffness K is the node Laplacian with conductivity-weighted edge
-// weights). Time: the theta scheme, theta = 1 backward Euler, theta = 1/2 Crank–Nicolson, or a
-// steady solve. Boundary conditions per patch: temperature (Dirichlet, eliminated symmetrically),
-// heat flux into the domain (Neumann; 0 = insulated), convection -k dT/dn = h (T - T_ambient)
-// (Robin). Every linear system is SPD and solved by Jacobi-PCG on the run's backend.
+// Heat diffusion, node-based (docs/architecture.md §2): rho c dT/dt = div(k grad T) + S on
+// triangles and tetrahedra with T at nodes. Space: P1 finite elements with a lumped mass, i.e. the
+// median-dual finite-volume scheme (the stiffness K is the node Laplacian with
+// conductivity-weighted edge weights). Time: the theta scheme, theta = 1 backward Euler, theta =
+// 1/2 Crank–Nicolson, or a steady solve. Boundary conditions per patch: temperature (Dirichlet,
+// eliminated symmetrically), heat flux into the domain (Neumann; 0 = insulated), convection -k
+// dT/dn = h (T - T_ambient) (Robin). Every linear system is SPD and solved by Jacobi-PCG on the
+// run's backend.
 #pragma once
 
 #include <memory>

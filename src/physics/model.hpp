@@ -1,7 +1,8 @@
 // The interface between the run loop and a physical model (heat, ns-classical, ns-exact): the
 // loop asks the model to advance one step at a time and, at output times, for its fields as host
 // arrays. A model reads its own keys from the case file; the registry maps the case file's
-// `physics.model` word to the model.
+// `physics.model` word to the model. Post-processing that is not a field (probes, lines, forces)
+// is done by plugins (physics/plugins/) through the model's FlowAccess.
 #pragma once
 
 #include <memory>
@@ -13,6 +14,7 @@
 #include "backend/backend.hpp"
 #include "config/case.hpp"
 #include "halo/halo.hpp"
+#include "physics/flow_access.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics {
@@ -46,14 +48,18 @@ class Model {
   // Advances one step. Throws SolveError when the linear solver fails.
   virtual StepReport advance() = 0;
   // Copies the current state to host arrays. `names` selects fields (empty = all the model has).
-  virtual std::vector<HostField> fields(const std::vector<std::string>& names) const = 0;
+  // Not const: a field may need a computation (ns-exact's pressure is a Poisson solve).
+  virtual std::vector<HostField> fields(const std::vector<std::string>& names) = 0;
   // Names of the fields `fields` can produce (the valid values of output.fields).
   virtual std::vector<std::string> field_names() const = 0;
   // Scalar results for the run summary (e.g. error against an exact solution), name -> value.
-  virtual std::vector<std::pair<std::string, double>> figures() const { return {}; }
+  // Collective; not const for the same reason as fields().
+  virtual std::vector<std::pair<std::string, double>> figures() { return {}; }
   // Lines about the set-up that the run prints after the model line (e.g. which boundary values
   // the model solves for); the constructor logs nothing, so they follow the configuration.
   virtual std::vector<std::string> notes() const { return {}; }
+  // The flow the plugins read, or null for a model that has none (heat).
+  virtual FlowAccess* flow() { return nullptr; }
 };
 
 // A run-time failure that is not the user's input: a solver that broke down or did not

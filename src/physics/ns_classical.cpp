@@ -1,5 +1,5 @@
 // ns-classical time stepping (see ns_classical.hpp; the discretisation is derived in
-// docs/methods.md). The shared state, convection, probes and output are in ns_flow.cpp.
+// docs/methods.md). The shared state, convection and output are in ns_flow.cpp.
 #include "physics/ns_classical.hpp"
 
 #include <fmt/format.h>
@@ -11,41 +11,50 @@ namespace scfd::physics {
 namespace {
 
 using backend::Field;
-using ns::MomentumOperator;
+using ns::FieldPtr;
 
 class NsClassicalModel final : public ns::FlowModel {
  public:
   NsClassicalModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be,
                    halo::Halo& halo);
   StepReport advance() override;
+  // The pressure is part of the state: always current.
+  const Field& pressure() override { return *p_; }
+  bool pressure_costs_a_solve() const override { return false; }
 
  private:
   solvers::PcgResult project(const Field& u_star);
 
-  std::unique_ptr<MomentumOperator> momentum_;
-  std::unique_ptr<solvers::Pcg> pcg_faces_;
+  ns::MomentumOperator momentum_;
+  solvers::Pcg pcg_faces_;
+  FieldPtr u_star_, rhs_, face_work_;  // faces
+  FieldPtr psi_;                       // cells: the pressure increment times dt
 };
 
 NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& m,
                                    const backend::Backend& be, halo::Halo& halo)
-    : FlowModel(c, m, be, halo, "ns-classical") {
-  momentum_ = std::make_unique<MomentumOperator>(m, be, halo, s_);
-  pcg_faces_ = std::make_unique<solvers::Pcg>(be, m.n_faces);
+    : FlowModel(c, m, be, halo, "ns-classical"),
+      momentum_(m, be, halo, *coef_),
+      pcg_faces_(be, m.n_faces),
+      u_star_(be.make_field(m.n_faces)),
+      rhs_(be.make_field(m.n_faces)),
+      face_work_(be.make_field(m.n_faces)),
+      psi_(be.make_field(m.n_cells)) {
   // U^0: the face fluxes of the initial velocity, projected onto D U = 0 so that the first step
   // starts from a discretely divergence-free field.
-  initial_fluxes(*s_.u_star);
-  const solvers::PcgResult r = project(*s_.u_star);
+  initial_fluxes(*u_star_);
+  const solvers::PcgResult r = project(*u_star_);
   if (!r.converged()) throw SolveError("initial projection: " + r.message);
 }
 
-// U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in s_.psi; U with ghosts.
+// U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
 solvers::PcgResult NsClassicalModel::project(const Field& u_star) {
-  const solvers::PcgResult r = solve_pressure(u_star, *s_.psi);
-  be_.gradient(m_, *s_.psi, *s_.zero_boundary, *s_.face_a);
-  be_.multiply(*s_.mobility, *s_.face_a, *s_.face_a);
-  be_.copy(u_star, *s_.u);
-  be_.axpy(-1, *s_.face_a, *s_.u);
-  halo_.faces.exchange(be_, *s_.u);
+  const solvers::PcgResult r = pressure_solve_->solve(u_star, *psi_);
+  be_.gradient(m_, *psi_, *coef_->zero_boundary, *face_work_);
+  be_.multiply(*coef_->mobility, *face_work_, *face_work_);
+  be_.copy(u_star, *u_);
+  be_.axpy(-1, *face_work_, *u_);
+  halo_.faces.exchange(be_, *u_);
   return r;
 }
 
@@ -53,29 +62,28 @@ StepReport NsClassicalModel::advance() {
   SCFD_CHECK(step_ < total_steps(), "advance past the last step");
   const double dt = choose_dt();
   if (setup_.bc_depends_on_position) upload_boundary(t_ + dt);
-  momentum_->nu_dt = setup_.viscosity * dt;
+  momentum_.nu_dt = setup_.viscosity * dt;
 
-  explicit_part(dt, *s_.rhs);                            // M U^n + dt (AB2 convection)
-  be_.gradient(m_, *s_.p, *s_.bc_pressure, *s_.face_b);  // - dt G p^n
-  be_.axpy(-dt, *s_.face_b, *s_.rhs);
+  explicit_part(dt, *rhs_);                                 // M U^n + dt (AB2 convection)
+  be_.gradient(m_, *p_, *coef_->bc_pressure, *face_work_);  // - dt G p^n
+  be_.axpy(-dt, *face_work_, *rhs_);
   // - nu dt M C W (R M U_fixed + wall circulation): the known part of the viscous term.
-  momentum_->viscous(*s_.bc_flux, *s_.face_b, s_.bc_circulation.get());
-  be_.axpy(-momentum_->nu_dt, *s_.face_b, *s_.rhs);
-  be_.multiply(*s_.free, *s_.rhs, *s_.rhs);
-  be_.axpy(1, *s_.bc_flux, *s_.rhs);
-  be_.multiply(*s_.free, *s_.u, *s_.u_star);  // initial guess U^n, fixed faces at their data
-  be_.axpy(1, *s_.bc_flux, *s_.u_star);
+  momentum_.viscous(*coef_->bc_flux, *face_work_, coef_->bc_circulation.get());
+  be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
+  be_.multiply(*coef_->free, *rhs_, *rhs_);
+  be_.axpy(1, *coef_->bc_flux, *rhs_);
+  be_.multiply(*coef_->free, *u_, *u_star_);  // initial guess U^n, fixed faces at their data
+  be_.axpy(1, *coef_->bc_flux, *u_star_);
 
-  const solvers::PcgResult rm =
-      pcg_faces_->solve(*momentum_, *s_.rhs, *s_.u_star, momentum_options_);
+  const solvers::PcgResult rm = pcg_faces_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
   if (!rm.converged())
     throw SolveError(fmt::format("step {}: momentum: {}", step_ + 1, rm.message));
-  halo_.faces.exchange(be_, *s_.u_star);
-  const solvers::PcgResult rp = project(*s_.u_star);
+  halo_.faces.exchange(be_, *u_star_);
+  const solvers::PcgResult rp = project(*u_star_);
   if (!rp.converged())
     throw SolveError(fmt::format("step {}: pressure: {}", step_ + 1, rp.message));
-  be_.axpy(1 / dt, *s_.psi, *s_.p);
-  halo_.cells.exchange(be_, *s_.p);
+  be_.axpy(1 / dt, *psi_, *p_);
+  halo_.cells.exchange(be_, *p_);
   finish_step(dt);
   StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}};
   rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  CG mom {:>3} p {:>4}", dt,

@@ -1,7 +1,7 @@
-// Incompressible Navier–Stokes, classical fractional step (DESIGN.md §2, docs/methods.md):
-// face-normal fluxes U_f on faces and pressure at cell centres on triangles / tetrahedra, with
-// Perot's staggered discrete calculus. Per step, in the face momentum equation weighted by
-// M = diag(L_f / A_f) (which makes the implicit matrix symmetric):
+// Incompressible Navier–Stokes, classical fractional step (docs/architecture.md §2,
+// docs/methods.md): face-normal fluxes U_f on faces and pressure at cell centres on triangles /
+// tetrahedra, with Perot's staggered discrete calculus. Per step, in the face momentum equation
+// weighted by M = diag(L_f / A_f) (which makes the implicit matrix symmetric):
 //   (M + nu dt K) U* = M U^n + dt (AB2 convection) - dt G p^n - nu dt (boundary circulation)
 //   (-D A~^-1 G) psi = -D U*,   U^{n+1} = U* - A~^-1 G psi,   p^{n+1} = p^n + psi / dt
 // with K = M C diag(l / A*) R M the viscous curl-curl operator (R = C^T), A~^-1 = diag(A_f / L_f),

@@ -1,15 +1,18 @@
 // ns-exact time stepping (see ns_exact.hpp; the method and its boundary conditions are derived
-// in docs/methods.md, "Exact fractional step"). The shared state, convection, probes and output
-// are in ns_flow.cpp; the boundary values of the streamfunction in ns_stream.cpp.
+// in docs/methods.md, "Exact fractional step"). The shared state, convection and output are in
+// ns_flow.cpp; the streamfunction system in ns_stream_operator.cpp; the boundary values of the
+// streamfunction in ns_stream.cpp.
 #include "physics/ns_exact.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
+#include "physics/ns_stream_operator.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::physics {
@@ -57,11 +60,10 @@ class NsExactModel final : public ns::FlowModel {
     if (m_.dim == 2) names.push_back("streamfunction");
     return names;
   }
-  std::vector<HostField> fields(const std::vector<std::string>& names) const override;
+  std::vector<HostField> fields(const std::vector<std::string>& names) override;
   std::vector<std::string> notes() const override;
-
- protected:
-  void update_pressure() const override;
+  const Field& pressure() override;
+  bool pressure_costs_a_solve() const override { return true; }
 
  private:
   struct StreamSolve {
@@ -76,66 +78,40 @@ class NsExactModel final : public ns::FlowModel {
   halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
 
   std::string case_path_;
-  ns::StreamState ss_;
-  FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_, zero_faces_;
+  ns::MomentumOperator momentum_;
+  ns::StreamOperator system_;
+  solvers::Pcg pcg_curl_;
+  // Curl entities: s; its correction to the boundary data (the next initial guess); scratch;
+  // R rhs; the boundary data.
+  FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_;
+  FieldPtr rhs_;  // faces: the face equation of the last step (for the pressure recovery)
+  FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
   std::vector<FieldPtr> chain_, basis_;   // per non-gauge chain: indicator, discrete-harmonic basis
   std::vector<std::vector<real>> cap_;    // chain_j . (R A C basis_k)
   std::vector<std::string> chain_names_;  // the patches of each chain
   double basis_nu_dt_ = -1;               // the nu dt the bases were solved for
-  std::unique_ptr<ns::MomentumOperator> momentum_;
-  std::unique_ptr<ns::StreamOperator> system_;
-  std::unique_ptr<solvers::Pcg> pcg_curl_;
-  mutable int pressure_step_ = 0;  // the step whose pressure s_.p holds
+  int pressure_step_ = 0;                 // the step whose pressure p_ holds
   solvers::PcgResult last_solve_;
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
                            const backend::Backend& be, halo::Halo& halo)
-    : FlowModel(c, m, be, halo, "ns-exact"), case_path_(c.path()) {
-  const index nk = m.n_curl();
-  for (FieldPtr* f :
-       {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &ss_.free, &ss_.fixed, &ss_.t, &ss_.w})
-    *f = make(nk);
-  zero_faces_ = make(m.n_faces);
-  be.fill(*zero_faces_, 0);
-  // Jacobi diagonals: (R M C)_kk = sum_f M_f and (R M C W R M C)_kk = sum_j W_j (R M C)_jk^2
-  // over the entities j sharing a face with k.
-  const std::vector<real> mass = download(*s_.mass), weight = download(*s_.weight);
-  std::vector<real> dm(static_cast<std::size_t>(nk), 0), dv(dm.size(), 0);
-  const int cw = m.curl_width();
-  std::vector<std::pair<index, real>> row;
-  for (index k = 0; k < m.n_owned_curl(); ++k) {
-    row.clear();
-    const auto faces = m.curl_faces.row(k);
-    const auto signs = m.curl_faces.row_sign(k);
-    for (std::size_t i = 0; i < faces.size(); ++i) {
-      const index f = faces[i];
-      dm[k] += mass[f];
-      for (int j = 0; j < cw; ++j) {
-        const real v = signs[i] * m.face_curl_sign[cw * f + j] * mass[f];
-        const index e = m.face_curl[cw * f + j];
-        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == e; });
-        if (it == row.end())
-          row.emplace_back(e, v);
-        else
-          it->second += v;
-      }
-    }
-    for (const auto& [e, v] : row) dv[k] += weight[e] * v * v;
-  }
-  ss_.diag_mass = be.make_field_from(dm);
-  ss_.diag_viscous = be.make_field_from(dv);
-  momentum_ = std::make_unique<ns::MomentumOperator>(m, be, halo, s_);
-  system_ = std::make_unique<ns::StreamOperator>(m, be, halo, s_, ss_, mass);
-  pcg_curl_ = std::make_unique<solvers::Pcg>(be, nk);
-  be.fill(*s0_, 0);
+    : FlowModel(c, m, be, halo, "ns-exact"),
+      case_path_(c.path()),
+      momentum_(m, be, halo, *coef_),
+      system_(m, be, halo, *coef_, mass_host_, dual_weight()),
+      pcg_curl_(be, m.n_curl()) {
+  for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
+    *f = be.make_field(m.n_curl());
+  for (FieldPtr* f : {&rhs_, &face_work_, &residual_, &zero_faces_}) *f = be.make_field(m.n_faces);
+  zero_cells_ = be.make_field(m.n_cells);
   set_boundary(t_);
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
   // boundary data, R M C s = R M U_init (the system at nu dt = 0).
-  initial_fluxes(*s_.u_star);
-  be.multiply(*s_.mass, *s_.u_star, *s_.rhs);
-  momentum_->nu_dt = system_->nu_dt = 0;
-  solve_stream(*s_.rhs);
+  initial_fluxes(*face_work_);
+  be.multiply(*coef_->mass, *face_work_, *rhs_);
+  momentum_.nu_dt = system_.nu_dt = 0;
+  solve_stream(*rhs_);
 }
 
 // Boundary values of s at time t, and on the first call the chain indicators.
@@ -143,10 +119,7 @@ void NsExactModel::set_boundary(double t) {
   const ns::BoundaryData b = ns::boundary_data(m_, setup_, t, halo_);
   const ns::StreamBoundary sb = ns::stream_boundary(m_, setup_, b.flux, case_path_);
   be_.upload(sb.value, *s_boundary_);
-  be_.upload(sb.fixed, *ss_.fixed);
-  std::vector<real> free(sb.fixed.size());
-  for (std::size_t i = 0; i < free.size(); ++i) free[i] = 1 - sb.fixed[i];
-  be_.upload(free, *ss_.free);
+  system_.set_fixed(sb.fixed);
   if (!chain_.empty() || sb.chains.empty()) return;
   for (const std::vector<real>& c : sb.chains) {
     chain_.push_back(be_.make_field_from(c));
@@ -160,7 +133,7 @@ void NsExactModel::set_boundary(double t) {
 // matrix cap_jk = chain_j . R A C basis_k (symmetric positive semi-definite). Redone when nu dt
 // changes (with time.cfl until dt settles at dt_max). Returns the CG iterations.
 int NsExactModel::update_basis() {
-  if (chain_.empty() || basis_nu_dt_ == system_->nu_dt) return 0;
+  if (chain_.empty() || basis_nu_dt_ == system_.nu_dt) return 0;
   int iterations = 0;
   for (std::size_t k = 0; k < chain_.size(); ++k) {
     be_.axpy(-1, *chain_[k], *basis_[k]);  // the correction to chain_k: zero on the boundary
@@ -169,11 +142,11 @@ int NsExactModel::update_basis() {
     curl_plan().exchange(be_, *basis_[k]);
   }
   for (std::size_t k = 0; k < chain_.size(); ++k) {
-    system_->full(*basis_[k], *s_rhs_);
+    system_.full(*basis_[k], *s_rhs_);
     for (std::size_t j = 0; j < chain_.size(); ++j)
       cap_[j][k] = solvers::global_sum(be_.dot(*chain_[j], *s_rhs_, m_.n_owned_curl()));
   }
-  basis_nu_dt_ = system_->nu_dt;
+  basis_nu_dt_ = system_.nu_dt;
   return iterations;
 }
 
@@ -182,14 +155,14 @@ int NsExactModel::update_basis() {
 // ghosts) holds the boundary data. Uses s_rhs_. Returns the CG iterations; throws SolveError.
 int NsExactModel::solve_correction(const Field& lift, const Field* source, Field& x,
                                    const char* what) {
-  system_->full(lift, *s_rhs_);
+  system_.full(lift, *s_rhs_);
   if (source != nullptr)
     be_.xpay(*source, -1, *s_rhs_);
   else
-    be_.axpy(-2, *s_rhs_, *s_rhs_);           // s_rhs_ = -s_rhs_
-  be_.multiply(*ss_.free, *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
-  be_.multiply(*ss_.free, x, x);
-  last_solve_ = pcg_curl_->solve(*system_, *s_rhs_, x, momentum_options_);
+    be_.scale(-1, *s_rhs_, *s_rhs_);
+  be_.multiply(system_.free(), *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
+  be_.multiply(system_.free(), x, x);
+  last_solve_ = pcg_curl_.solve(system_, *s_rhs_, x, setup_.momentum);
   if (!last_solve_.converged())
     throw SolveError(fmt::format("step {}: {}: {}", step_ + 1, what, last_solve_.message));
   return last_solve_.iterations;
@@ -209,7 +182,7 @@ NsExactModel::StreamSolve NsExactModel::solve_stream(Field& rhs) {
   curl_plan().exchange(be_, *stream_);
   if (!chain_.empty()) {
     out.basis_iterations = update_basis();
-    system_->full(*stream_, *s_rhs_);
+    system_.full(*stream_, *s_rhs_);
     be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s
     std::vector<real> g(chain_.size());
     for (std::size_t j = 0; j < chain_.size(); ++j)
@@ -217,8 +190,8 @@ NsExactModel::StreamSolve NsExactModel::solve_stream(Field& rhs) {
     const std::vector<real> c = solve_capacitance(cap_, g);
     for (std::size_t k = 0; k < chain_.size(); ++k) be_.axpy(c[k], *basis_[k], *stream_);
   }
-  be_.curl(m_, *stream_, *s_.u);
-  halo_.faces.exchange(be_, *s_.u);
+  be_.curl(m_, *stream_, *u_);
+  halo_.faces.exchange(be_, *u_);
   return out;
 }
 
@@ -229,18 +202,17 @@ StepReport NsExactModel::advance() {
     upload_boundary(t_ + dt);
     set_boundary(t_ + dt);
   }
-  momentum_->nu_dt = system_->nu_dt = setup_.viscosity * dt;
+  momentum_.nu_dt = system_.nu_dt = setup_.viscosity * dt;
   // The face equation without the pressure: M U^n + dt (AB2 convection) - dt G_b p_b (outlet
   // pressures) - nu dt M C W B (wall circulation). R removes the interior pressure gradient.
-  explicit_part(dt, *s_.rhs);
+  explicit_part(dt, *rhs_);
   if (setup_.has_outlet) {
-    be_.fill(*s_.cell_a, 0);
-    be_.gradient(m_, *s_.cell_a, *s_.bc_pressure, *s_.face_b);
-    be_.axpy(-dt, *s_.face_b, *s_.rhs);
+    be_.gradient(m_, *zero_cells_, *coef_->bc_pressure, *face_work_);
+    be_.axpy(-dt, *face_work_, *rhs_);
   }
-  momentum_->viscous(*zero_faces_, *s_.face_b, s_.bc_circulation.get());
-  be_.axpy(-momentum_->nu_dt, *s_.face_b, *s_.rhs);
-  const StreamSolve r = solve_stream(*s_.rhs);
+  momentum_.viscous(*zero_faces_, *face_work_, coef_->bc_circulation.get());
+  be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
+  const StreamSolve r = solve_stream(*rhs_);
   finish_step(dt);
   StepReport rep{step_, t_, r.iterations + r.basis_iterations, r.residual, {}};
   rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  CG s {:>4}", dt, last_cfl_,
@@ -251,19 +223,19 @@ StepReport NsExactModel::advance() {
 
 // The pressure of the last step from its momentum residual: rhs - A U = dt G0 p on the faces
 // whose flux is not data, so (-D A~^-1 G0) p = -D A~^-1 (rhs - A U) / dt (one Poisson solve).
-void NsExactModel::update_pressure() const {
-  if (pressure_step_ == step_) return;
+const Field& NsExactModel::pressure() {
+  if (pressure_step_ == step_) return *p_;
   pressure_step_ = step_;
-  momentum_->viscous(*s_.u, *s_.face_b);
-  be_.multiply(*s_.mass, *s_.u, *s_.face_a);
-  be_.axpy(momentum_->nu_dt, *s_.face_b, *s_.face_a);
-  be_.xpay(*s_.rhs, -1, *s_.face_a);
-  be_.multiply(*s_.mobility, *s_.face_a, *s_.face_a);
-  be_.fill(*s_.face_b, 0);
-  be_.axpy(1 / dt_, *s_.face_a, *s_.face_b);
-  halo_.faces.exchange(be_, *s_.face_b);
-  const solvers::PcgResult r = solve_pressure(*s_.face_b, *s_.p);
+  momentum_.viscous(*u_, *face_work_);
+  be_.multiply(*coef_->mass, *u_, *residual_);
+  be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
+  be_.xpay(*rhs_, -1, *residual_);
+  be_.multiply(*coef_->mobility, *residual_, *residual_);
+  be_.scale(1 / last_dt_, *residual_, *residual_);
+  halo_.faces.exchange(be_, *residual_);
+  const solvers::PcgResult r = pressure_solve_->solve(*residual_, *p_);
   if (!r.converged()) throw SolveError(fmt::format("step {}: pressure: {}", step_, r.message));
+  return *p_;
 }
 
 std::vector<std::string> NsExactModel::notes() const {
@@ -277,7 +249,7 @@ std::vector<std::string> NsExactModel::notes() const {
       chain_.size(), list)};
 }
 
-std::vector<HostField> NsExactModel::fields(const std::vector<std::string>& names) const {
+std::vector<HostField> NsExactModel::fields(const std::vector<std::string>& names) {
   std::vector<HostField> out = FlowModel::fields(names);
   const bool want =
       names.empty() || std::find(names.begin(), names.end(), "streamfunction") != names.end();

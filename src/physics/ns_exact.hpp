@@ -1,7 +1,8 @@
-// Incompressible Navier–Stokes, exact fractional step of Chang, Giraldo & Perot (DESIGN.md §2,
-// docs/methods.md): the face fluxes are the curl of a streamfunction, U = C s with s at nodes
-// (2D) or on edges (3D), so D U = D C s = 0 to round-off at every step. Pre-multiplying the face
-// momentum equation of ns-classical by the rotation R = C^T removes the pressure:
+// Incompressible Navier–Stokes, exact fractional step of Chang, Giraldo & Perot
+// (docs/architecture.md §2, docs/methods.md): the face fluxes are the curl of a streamfunction, U =
+// C s with s at nodes (2D) or on edges (3D), so D U = D C s = 0 to round-off at every step.
+// Pre-multiplying the face momentum equation of ns-classical by the rotation R = C^T removes the
+// pressure:
 //   R (M + nu dt K) C s = R (M U^n + dt (AB2 convection) - nu dt M C W B - dt G_b p_b)
 // one symmetric positive (semi-)definite Jacobi-PCG solve per step, with no splitting error.
 // The boundary values of s come from the velocity boundary conditions (ns_stream.hpp); the

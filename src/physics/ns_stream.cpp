@@ -172,9 +172,9 @@ SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {solvers::all_gather(mine.edge), solvers::all_gather(mine.ends),
+  return {solvers::all_gather(mine.edge),  solvers::all_gather(mine.ends),
           solvers::all_gather(mine.sign),  solvers::all_gather(mine.flux),
-          solvers::all_gather(mine.patch),    solvers::all_gather(mine.outlet_edges)};
+          solvers::all_gather(mine.patch), solvers::all_gather(mine.outlet_edges)};
 }
 
 // 3D: the surface F of the faces whose flux is data (every rank builds the same from the gathered
@@ -239,7 +239,8 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
       out.value[e] = value[it->second];
     }
   for (std::size_t q = 0; q < t.generators.size(); ++q) {
-    const std::vector<real> h = topology::surface_edge_values(surface, t, {}, static_cast<index>(q));
+    const std::vector<real> h =
+        topology::surface_edge_values(surface, t, {}, static_cast<index>(q));
     std::vector<real> chain(out.fixed.size(), 0);
     for (std::size_t e = 0; e < local.size(); ++e)
       if (local[e] != kNone) chain[e] = h[local[e]];

@@ -1,11 +1,13 @@
 // Collectives over all ranks (see collectives.hpp).
 #include "solvers/collectives.hpp"
 
+#include <fmt/format.h>
 #include <mpi.h>
 
 #include <cstdint>
 #include <numeric>
 
+#include "core/error.hpp"
 #include "halo/mpi_type.hpp"
 
 namespace scfd::solvers {
@@ -26,6 +28,12 @@ real reduce(real local, MPI_Op op) {
 }
 
 }  // namespace
+
+int world_rank() {
+  int rank = 0;
+  if (mpi_running()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
 
 real global_sum(real local) {
   return reduce(local, MPI_SUM);
@@ -60,6 +68,27 @@ ValueRank global_max_rank(double value) {
   MPI_Comm_rank(MPI_COMM_WORLD, &in.rank);
   MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   return {out.value, out.rank};
+}
+
+void agree_on_input_error(const std::string& local_error) {
+  if (!mpi_running()) {
+    if (!local_error.empty()) throw InputError(local_error);
+    return;
+  }
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const int mine = local_error.empty() ? nranks : rank;
+  int first = nranks;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == nranks) return;
+  std::string message = local_error;
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  message.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  if (nranks > 1 && first != 0) message = fmt::format("rank {}: {}", first, message);
+  throw InputError(message);
 }
 
 template <typename T>

@@ -5,12 +5,16 @@
 #pragma once
 
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/types.hpp"
 
 namespace scfd::solvers {
+
+// This process's rank in MPI_COMM_WORLD (0 without MPI).
+int world_rank();
 
 real global_sum(real local);
 std::pair<real, real> global_sum(std::pair<real, real> local);  // one message for both
@@ -25,8 +29,14 @@ struct ValueRank {
 };
 ValueRank global_max_rank(double value);
 
-// Every rank's `mine`, concatenated in rank order (T: int, long long / int64, double).
+// Every rank's `mine`, concatenated in rank order (T: int, int64, double).
 template <typename T>
 std::vector<T> all_gather(const std::vector<T>& mine);
+
+// A step that may fail on some ranks (opening a file that only rank 0 writes, making a backend):
+// each rank passes its error message, empty if it succeeded; when any rank failed, every rank
+// throws the same InputError with the message of the lowest failing rank (prefixed "rank r: "
+// when that is not rank 0), so no rank goes on alone and none waits for ever.
+void agree_on_input_error(const std::string& local_error);
 
 }  // namespace scfd::solvers

@@ -7,8 +7,8 @@
 // kReduceLocal * kReduceItems consecutive entries, combined by a shared-memory tree into one
 // partial per workgroup; ONE workgroup of reduce_partials.glsl then combines the partials in a
 // fixed order and only the total (8 or 16 bytes) is read back. Nothing depends on timing or
-// atomics, so a reduction over the same data gives the same bits every run (STYLE.md §6); a
-// maximum (max_abs) is moreover exact, so it equals the cpu's.
+// atomics, so a reduction over the same data gives the same bits every run (docs/architecture.md
+// §8.3); a maximum (max_abs) is moreover exact, so it equals the cpu's.
 //
 // Accumulator precision: sums and products are accumulated in double whenever the device has
 // fp64 — also for fp32 fields. The product of two floats is exact in double, so an fp32 dot
@@ -239,7 +239,9 @@ void GlBackend::finish() const {
 
 std::unique_ptr<Field> GlBackend::make_field(index n) const {
   SCFD_CHECK(n >= 0, "field of {} entries", n);
-  return std::make_unique<GlField>(n, precision_);
+  auto f = std::make_unique<GlField>(n, precision_);
+  fill(*f, 0);  // a new buffer's contents are undefined in GL; a new Field holds zeros
+  return f;
 }
 
 void GlBackend::upload(std::span<const real> host, Field& f) const {

@@ -1,0 +1,38 @@
+// What the post-processing of an incompressible flow reads of its model: the plugins
+// (physics/plugins/: probes, sampled lines, forces) see a flow through this interface only, so
+// the models advance the state and nothing else. The accessors that compute something (the cell
+// velocity, the pressure, the circulation) compute it at most once per step and are not const:
+// ns-exact recovers its pressure by a Poisson solve on request.
+#pragma once
+
+#include <span>
+
+#include "backend/backend.hpp"
+#include "halo/halo.hpp"
+#include "topology/mesh.hpp"
+
+namespace scfd::physics {
+
+class FlowAccess {
+ public:
+  virtual ~FlowAccess() = default;
+  virtual const topology::Mesh& mesh() const = 0;
+  virtual const backend::Backend& backend() const = 0;
+  virtual int step() const = 0;
+  virtual double time() const = 0;
+  virtual double density() const = 0;
+  virtual double viscosity() const = 0;  // kinematic
+  // Whether the pressure costs a solve (ns-exact); post-processing then samples it only when asked.
+  virtual bool pressure_costs_a_solve() const = 0;
+  // W_k = l_k / A*_k per local curl entity (node in 2D, edge in 3D): the circulation of the
+  // dual cell of k times W_k is the vorticity there (0 on symmetry patches).
+  virtual std::span<const real> dual_weight() const = 0;
+
+  // The state of the current step, ghosts current:
+  virtual const backend::Field& fluxes() const = 0;   // U_f per face
+  virtual const backend::Field& cell_velocity() = 0;  // I U, 3 per cell (Backend::interpolate)
+  virtual const backend::Field& pressure() = 0;       // kinematic pressure per cell
+  virtual const backend::Field& circulation() = 0;    // R M U + wall part, per curl entity
+};
+
+}  // namespace scfd::physics

@@ -1,0 +1,139 @@
+// The shared pieces of a Navier–Stokes step (see ns_operators.hpp).
+#include "physics/ns_operators.hpp"
+
+#include <cmath>
+
+#include "solvers/collectives.hpp"
+
+namespace scfd::physics::ns {
+
+Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g) {
+  mass = be.make_field_from(g.mass);
+  fixed = be.make_field_from(g.fixed);
+  std::vector<real> free_host(g.fixed.size()), neg(g.mobility.size());
+  for (std::size_t i = 0; i < free_host.size(); ++i) free_host[i] = 1 - g.fixed[i];
+  for (std::size_t i = 0; i < neg.size(); ++i) neg[i] = -g.mobility[i];
+  free = be.make_field_from(free_host);
+  mobility = be.make_field_from(g.mobility);
+  neg_mobility = be.make_field_from(neg);
+  weight = be.make_field_from(g.dual_weight);
+  viscous_diag = be.make_field_from(g.viscous_diag);
+  pressure_diag = be.make_field_from(g.pressure_diag);
+  cfl_weight = be.make_field_from(g.cfl_weight);
+  const index nb = m.n_boundary_faces();
+  bc_flux = be.make_field(m.n_faces);
+  bc_velocity = be.make_field(3 * nb);
+  bc_pressure = be.make_field(nb);
+  zero_boundary = be.make_field(nb);
+  bc_circulation = be.make_field(m.n_curl());
+}
+
+void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& b) {
+  be.upload(b.flux, *bc_flux);
+  be.upload(b.velocity, *bc_velocity);
+  be.upload(b.pressure, *bc_pressure);
+  be.upload(b.circulation, *bc_circulation);
+}
+
+MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backend& be,
+                                   halo::Halo& halo, const Coefficients& k)
+    : m_(m),
+      be_(be),
+      halo_(halo),
+      k_(k),
+      free_x_(be.make_field(m.n_faces)),
+      viscous_x_(be.make_field(m.n_faces)),
+      circulation_(be.make_field(m.n_curl())) {}
+
+void MomentumOperator::apply(Field& x, Field& y) const {
+  halo_.faces.exchange(be_, x);
+  be_.multiply(*k_.free, x, *free_x_);
+  viscous(*free_x_, *viscous_x_);
+  be_.multiply(*k_.mass, *free_x_, y);
+  be_.axpy(nu_dt, *viscous_x_, y);
+  be_.multiply(*k_.free, y, y);
+  be_.multiply(*k_.fixed, x, *viscous_x_);  // the eliminated rows: y = x there
+  be_.axpy(1, *viscous_x_, y);
+}
+
+void MomentumOperator::diagonal(Field& d) const {
+  be_.copy(*k_.mass, d);
+  be_.axpy(nu_dt, *k_.viscous_diag, d);
+  be_.multiply(*k_.free, d, d);
+  be_.axpy(1, *k_.fixed, d);
+}
+
+// y serves as the scratch of M x before it receives the result.
+void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) const {
+  be_.multiply(*k_.mass, x, y);
+  be_.rotation(m_, y, *circulation_);
+  if (extra != nullptr) be_.axpy(1, *extra, *circulation_);
+  be_.multiply(*k_.weight, *circulation_, *circulation_);
+  curl_plan(halo_, m_).exchange(be_, *circulation_);
+  be_.curl(m_, *circulation_, y);
+  be_.multiply(*k_.mass, y, y);
+}
+
+PressureOperator::PressureOperator(const topology::Mesh& m, const backend::Backend& be,
+                                   halo::Halo& halo, const Coefficients& k)
+    : m_(m), be_(be), halo_(halo), k_(k), gradient_(be.make_field(m.n_faces)) {}
+
+void PressureOperator::apply(Field& x, Field& y) const {
+  halo_.cells.exchange(be_, x);
+  be_.gradient(m_, x, *k_.zero_boundary, *gradient_);
+  be_.multiply(*k_.neg_mobility, *gradient_, *gradient_);
+  halo_.faces.exchange(be_, *gradient_);
+  be_.divergence(m_, *gradient_, y);
+}
+
+PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
+                             const Coefficients& k, bool has_outlet,
+                             const solvers::PcgOptions& options)
+    : m_(m),
+      be_(be),
+      halo_(halo),
+      operator_(m, be, halo, k),
+      pcg_(be, m.n_cells),
+      options_(options),
+      has_outlet_(has_outlet),
+      global_cells_(solvers::global_sum(static_cast<real>(m.n_owned_cells))),
+      b_(be.make_field(m.n_cells)),
+      ones_(be.make_field(m.n_cells)) {
+  be.fill(*ones_, 1);
+}
+
+solvers::PcgResult PressureSolve::solve(const Field& v, Field& psi) {
+  be_.divergence(m_, v, *b_);
+  be_.scale(-1, *b_, *b_);  // b = -D v
+  be_.fill(psi, 0);
+  if (!has_outlet_) {  // singular system: remove the round-off part of b along 1
+    const real mean = solvers::global_sum(be_.dot(*b_, *ones_, m_.n_owned_cells));
+    be_.axpy(-mean / global_cells_, *ones_, *b_);
+  }
+  solvers::PcgOptions options = options_;
+  options.absolute_tolerance =
+      options.relative_tolerance * std::sqrt(solvers::global_sum(be_.dot(v, v, m_.n_owned_faces)));
+  const solvers::PcgResult r = pcg_.solve(operator_, *b_, psi, options);
+  halo_.cells.exchange(be_, psi);
+  return r;
+}
+
+Convection::Convection(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
+                       real upwind)
+    : m_(m),
+      be_(be),
+      halo_(halo),
+      upwind_(upwind),
+      u_cell_(be.make_field(3 * m.n_cells)),
+      n_cell_(be.make_field(3 * m.n_cells)) {}
+
+void Convection::apply(const Field& u, const Field& u_boundary, Field& out) {
+  be_.interpolate(m_, u, *u_cell_);
+  halo_.cells.exchange(be_, *u_cell_, 3);
+  be_.convection(m_, u, *u_cell_, u_boundary, upwind_, *n_cell_);
+  halo_.cells.exchange(be_, *n_cell_, 3);
+  be_.integrate(m_, *n_cell_, out);
+  be_.scale(-1, out, out);
+}
+
+}  // namespace scfd::physics::ns

@@ -1,0 +1,117 @@
+// ns-exact's streamfunction system (see ns_stream_operator.hpp).
+#include "physics/ns_stream_operator.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace scfd::physics::ns {
+namespace {
+
+// Jacobi diagonals on the owned entities: (R M C)_kk = sum_f M_f over the faces of k, and
+// (R M C W R M C)_kk = sum_j W_j (R M C)_jk^2 over the entities j sharing a face with k.
+std::pair<std::vector<real>, std::vector<real>> diagonals(const topology::Mesh& m,
+                                                          std::span<const real> mass,
+                                                          std::span<const real> weight) {
+  std::vector<real> dm(static_cast<std::size_t>(m.n_curl()), 0), dv(dm.size(), 0);
+  const int cw = m.curl_width();
+  std::vector<std::pair<index, real>> row;
+  for (index k = 0; k < m.n_owned_curl(); ++k) {
+    row.clear();
+    const auto faces = m.curl_faces.row(k);
+    const auto signs = m.curl_faces.row_sign(k);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+      const index f = faces[i];
+      dm[k] += mass[f];
+      for (int j = 0; j < cw; ++j) {
+        const real v = signs[i] * m.face_curl_sign[cw * f + j] * mass[f];
+        const index e = m.face_curl[cw * f + j];
+        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == e; });
+        if (it == row.end())
+          row.emplace_back(e, v);
+        else
+          it->second += v;
+      }
+    }
+    for (const auto& [e, v] : row) dv[k] += weight[e] * v * v;
+  }
+  return {dm, dv};
+}
+
+// 2D: the weight of edge e for the node Laplacian L is M of the face with the same two nodes.
+std::vector<real> edge_masses(const topology::Mesh& m, std::span<const real> mass) {
+  std::map<std::pair<index, index>, index> edge_of;
+  for (index e = 0; e < m.n_edges; ++e) {
+    const index a = m.edge_nodes[2 * e], b = m.edge_nodes[2 * e + 1];
+    edge_of[{std::min(a, b), std::max(a, b)}] = e;
+  }
+  std::vector<real> w(static_cast<std::size_t>(m.n_edges), 0);
+  for (index f = 0; f < m.n_faces; ++f) {
+    const index a = m.face_nodes[2 * f], b = m.face_nodes[2 * f + 1];
+    const auto it = edge_of.find({std::min(a, b), std::max(a, b)});
+    if (it != edge_of.end()) w[it->second] = mass[f];
+  }
+  return w;
+}
+
+}  // namespace
+
+StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& be,
+                               halo::Halo& halo, const Coefficients& k, std::span<const real> mass,
+                               std::span<const real> weight)
+    : m_(m), be_(be), halo_(halo), k_(k) {
+  const index nk = m.n_curl();
+  for (FieldPtr* f : {&free_, &fixed_, &lx_, &wlx_}) *f = be.make_field(nk);
+  be.fill(*free_, 1);
+  const auto [dm, dv] = diagonals(m, mass, weight);
+  diag_mass_ = be.make_field_from(dm);
+  diag_viscous_ = be.make_field_from(dv);
+  if (m.dim == 3) {
+    faces_ = be.make_field(m.n_faces);
+    return;
+  }
+  const FieldPtr w = be.make_field_from(edge_masses(m, mass)), zero = be.make_field(m.n_nodes);
+  assembled_ = be.make_node_system(m, *zero, 1, *w, *zero);
+}
+
+void StreamOperator::set_fixed(std::span<const real> fixed) {
+  std::vector<real> free(fixed.size());
+  for (std::size_t i = 0; i < free.size(); ++i) free[i] = 1 - fixed[i];
+  be_.upload(fixed, *fixed_);
+  be_.upload(free, *free_);
+}
+
+void StreamOperator::apply(Field& x, Field& y) const {
+  curl_plan(halo_, m_).exchange(be_, x);
+  full(x, y);
+  be_.multiply(*free_, y, y);
+}
+
+void StreamOperator::diagonal(Field& d) const {
+  be_.copy(*diag_mass_, d);
+  be_.axpy(nu_dt, *diag_viscous_, d);
+  be_.multiply(*free_, d, d);
+  be_.axpy(1, *fixed_, d);
+}
+
+void StreamOperator::full(const Field& x, Field& y) const {
+  laplacian(x, *lx_);
+  be_.multiply(*k_.weight, *lx_, *wlx_);
+  curl_plan(halo_, m_).exchange(be_, *wlx_);
+  laplacian(*wlx_, y);
+  be_.xpay(*lx_, nu_dt, y);
+}
+
+void StreamOperator::laplacian(const Field& x, Field& y) const {
+  if (assembled_) {
+    assembled_->apply(x, y);
+    return;
+  }
+  be_.curl(m_, x, *faces_);
+  be_.multiply(*k_.mass, *faces_, *faces_);
+  halo_.faces.exchange(be_, *faces_);
+  be_.rotation(m_, *faces_, y);
+}
+
+}  // namespace scfd::physics::ns

@@ -1,0 +1,67 @@
+// Step-size control of the Navier–Stokes models (see ns_time.hpp).
+#include "physics/ns_time.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "physics/model.hpp"
+
+namespace scfd::physics::ns {
+
+TimeControl::TimeControl(const config::Case& c) {
+  start_ = c.get<double>("time.start", 0.0);
+  if (c.has("time.dt") == c.has("time.cfl"))
+    c.fail("time", "give exactly one of time.dt (fixed step) and time.cfl (target CFL number)");
+  if (c.has("time.dt")) {
+    dt_ = c.require<double>("time.dt");
+    if (!(dt_ > 0)) c.fail("time.dt", fmt::format("must be > 0, got {}", dt_));
+  } else {
+    fixed_ = false;
+    cfl_ = c.require<double>("time.cfl");
+    if (!(cfl_ > 0)) c.fail("time.cfl", fmt::format("must be > 0, got {}", cfl_));
+    dt_max_ = c.require<double>("time.dt_max");
+    if (!(dt_max_ > 0)) c.fail("time.dt_max", fmt::format("must be > 0, got {}", dt_max_));
+  }
+  if (c.has("time.steps") == c.has("time.end"))
+    c.fail("time", "give exactly one of time.steps and time.end");
+  if (c.has("time.steps")) {
+    steps_ = static_cast<int>(c.require<long long>("time.steps"));
+    if (steps_ < 1) c.fail("time.steps", "must be >= 1");
+  } else {
+    to_end_ = true;
+    end_ = c.require<double>("time.end");
+    if (!(end_ > start_)) c.fail("time.end", fmt::format("must be > time.start = {}", start_));
+    if (fixed_) {  // land exactly on the end time
+      steps_ = static_cast<int>(std::ceil((end_ - start_) / dt_ - 1e-9));
+      dt_ = (end_ - start_) / steps_;
+    }
+  }
+}
+
+int TimeControl::total_steps(int step, double t, double last_dt) const {
+  if (fixed_ || steps_ > 0) return steps_;
+  const double left = end_ - t;
+  if (left <= 1e-12 * std::max(1.0, std::abs(end_))) return step;
+  const double dt = last_dt > 0 ? last_dt : dt_max_;
+  return step + std::max(1, static_cast<int>(std::ceil(left / dt - 1e-9)));
+}
+
+double TimeControl::next(int step, double t, double rate, double last_dt) const {
+  double dt = dt_;
+  if (!fixed_) {
+    dt = rate > 0 ? std::min(dt_max_, cfl_ / rate) : dt_max_;
+    if (last_dt > 0) dt = std::min(dt, 1.2 * last_dt);
+    if (dt < 1e-6 * dt_max_)
+      throw SolveError(fmt::format(
+          "step {}: the CFL-limited time step {:.3g} fell below 1e-6 time.dt_max: the velocity is "
+          "growing without bound (unstable run: lower time.cfl; docs/methods.md, \"Time step on "
+          "tetrahedra\")",
+          step + 1, dt));
+  }
+  if (to_end_ && t + dt > end_ - 1e-9 * dt) dt = end_ - t;
+  return dt;
+}
+
+}  // namespace scfd::physics::ns

@@ -1,0 +1,36 @@
+// The [time] section of a Navier–Stokes case and the step-size control (docs/case-file.md):
+// a fixed time.dt, which lands exactly on time.end, or a step from a target CFL number,
+// dt = min(time.dt_max, time.cfl / max_f (|U_f| cfl_weight_f)), growing by at most 20% a step
+// (smooth growth keeps AB2 accurate); the run ends after time.steps steps or at time.end.
+// Internal to the physics module.
+#pragma once
+
+#include "config/case.hpp"
+
+namespace scfd::physics::ns {
+
+class TimeControl {
+ public:
+  // InputError for missing, conflicting or non-positive keys.
+  explicit TimeControl(const config::Case& c);
+
+  double start() const { return start_; }
+  // Whether next() needs the CFL rate (a CFL-controlled step).
+  bool cfl_controlled() const { return !fixed_; }
+  // The steps of the whole run after `step` steps at time t with last step size last_dt (0
+  // before the first step): exact for a fixed dt or time.steps, an estimate at the current dt
+  // under CFL control to an end time.
+  int total_steps(int step, double t, double last_dt) const;
+  // The size of step `step` + 1 from time t: the fixed dt, or from the largest CFL rate
+  // max_f |U_f| cfl_weight_f; clipped to land on time.end. SolveError when the CFL limit drives
+  // the step below 1e-6 time.dt_max (a velocity growing without bound).
+  double next(int step, double t, double rate, double last_dt) const;
+
+ private:
+  double start_ = 0, dt_ = 0, cfl_ = 0, dt_max_ = 0, end_ = 0;
+  bool fixed_ = true;
+  bool to_end_ = false;  // time.end given (else time.steps)
+  int steps_ = 0;        // 0: run to end_ under CFL control
+};
+
+}  // namespace scfd::physics::ns
