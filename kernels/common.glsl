@@ -4,7 +4,7 @@
 // | name       | kind     | meaning                                                         |
 // |------------|----------|-----------------------------------------------------------------|
 // | scfd_gid() | function | global item index; correct for the 1D and the 2D grids that     |
-// |            |          | Program::dispatch launches (2D above 65535 groups, DESIGN §5)   |
+// |            |          | Program::dispatch launches (2D above 65535 groups)              |
 //
 // Kernels must return when scfd_gid() >= their item count: the grid is rounded up.
 // Host-provided: LOCAL_SIZE, real (float|double), real2..real4.

@@ -1,5 +1,6 @@
-// convection.glsl: convective acceleration at cells, 3 reals per cell (ns-classical; DESIGN.md
-// section 2). Twin: backend/cpu/convection.cpp (the specification; its header states the scheme):
+// convection.glsl: convective acceleration at cells, 3 reals per cell (ns-classical;
+// docs/architecture.md §2). Twin: backend/cpu/convection.cpp (the specification; its header
+// states the scheme):
 //   n_c = (1/V_c) sum over the local faces k of c of s(c,f) U_f (u_f - u_c),
 // u_f = (1 - upwind) (u_c + u_o)/2 + upwind (s U_f > 0 ? u_c : u_o) across an interior face (u_o
 // the cell on the other side); on a boundary face u_f = u_c where the flux leaves and u_boundary

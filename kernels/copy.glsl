@@ -1,5 +1,5 @@
 // copy.glsl: dst <- src over n entries (also the bandwidth ceiling that `streamcfd bench`
-// measures, DESIGN §5).
+// measures, docs/architecture.md §9).
 //
 // | binding / uniform | type      | in/out | meaning            |
 // |-------------------|-----------|--------|--------------------|

@@ -1,4 +1,4 @@
-// curl.glsl: C, curl entity -> face (DESIGN.md section 2). Twin: backend/cpu/curl.cpp.
+// curl.glsl: C, curl entity -> face (docs/architecture.md §2). Twin: backend/cpu/curl.cpp.
 //   U_f = sum over the curl entities k of f of s(f,k) psi_k   for the owned faces f < n;
 // curl entities are edges in 3D (3 per face) and nodes in 2D (2 per face). The sign is folded
 // into the index (k for +1, ~k for -1).

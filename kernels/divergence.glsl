@@ -1,4 +1,4 @@
-// divergence.glsl: D, face -> cell (DESIGN.md section 2). Twin: backend/cpu/divergence.cpp.
+// divergence.glsl: D, face -> cell (docs/architecture.md §2). Twin: backend/cpu/divergence.cpp.
 //   d_c = sum over the local faces k of c of s(c,f) U_f   for the owned cells c < n,
 // the sign folded into the face index (f for +1, ~f for -1), summed in the cpu's order.
 //

@@ -1,5 +1,5 @@
 // download_indices.glsl: out[k] <- x[indices[k]] for k < n: packs the send buffer of a halo
-// exchange on the GPU (DESIGN.md §4) so that one contiguous read-back follows.
+// exchange on the GPU (docs/architecture.md §5) so that one contiguous read-back follows.
 // Twin: CpuBackend::download_indices. The host checks 0 <= indices[k] < size of x.
 //
 // | binding / uniform | type      | in/out | meaning                  |

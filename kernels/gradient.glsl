@@ -1,4 +1,4 @@
-// gradient.glsl: G, cell -> face (DESIGN.md section 2). Twin: backend/cpu/gradient.cpp.
+// gradient.glsl: G, cell -> face (docs/architecture.md §2). Twin: backend/cpu/gradient.cpp.
 //   g_f = q_c2 - q_c1 (interior faces),   g_f = q_boundary[f - n_interior] - q_c1 (boundary),
 // for the owned faces f < n (boundary faces are owned faces n_interior .. n-1).
 //

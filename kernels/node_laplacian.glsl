@@ -1,4 +1,4 @@
-// node_laplacian.glsl: the node Laplacian K, node -> node (DESIGN.md section 2).
+// node_laplacian.glsl: the node Laplacian K, node -> node (docs/architecture.md §2).
 // Twin: backend/cpu/node_laplacian.cpp (node_laplacian).
 //   y_i = sum over the edges e = (i, j) of i of w_e (x_i - x_j)   for the owned nodes i < n,
 // gathered through the SELL rows of node_edges (sell.glsl) in the cpu's order.

@@ -2,8 +2,9 @@
 // the first n entries, with the first pass of its two reductions:
 //   x <- x + alpha p,  r <- r - alpha q,  z <- dinv .* r,
 //   partial[g] = (sum r_i z_i, sum r_i r_i) over the block of workgroup g,
-// one pass over seven vectors instead of three updates and two dot products (DESIGN.md §5:
-// fuse, dispatches are launch-bound at ~1M entries). reduce_partials.glsl adds the partials.
+// one pass over seven vectors instead of three updates and two dot products (fused: dispatches
+// are launch-bound at ~1M entries, docs/architecture.md §9). reduce_partials.glsl adds the
+// partials.
 // Twin: CpuBackend::pcg_update. Entries >= n (ghosts) are left alone, as on the cpu.
 //
 // | binding / uniform | type                   | in/out | meaning                       |

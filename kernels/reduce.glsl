@@ -1,7 +1,8 @@
 // scfd: include-only
 // reduce.glsl: the workgroup reduction shared by the reduction kernels (dot, pcg_update,
 // max_abs, reduce_partials): a sum, or a maximum where the kernel defines RED_MAX. Every
-// reduction runs in a fixed order, so a run gives the same bits every time (STYLE.md §6):
+// reduction runs in a fixed order, so a run gives the same bits every time
+// (docs/architecture.md §8.3):
 // item -> invocation and invocation -> workgroup are fixed by the item index, each workgroup
 // combines its LOCAL_SIZE values by a shared-memory tree, and one final workgroup combines the
 // partials (reduce_partials.glsl). No atomics. A maximum is exact in any order, so max_abs equals

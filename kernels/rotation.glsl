@@ -1,4 +1,5 @@
-// rotation.glsl: R = C^T, face -> curl entity (DESIGN.md section 2). Twin: backend/cpu/rotation.cpp.
+// rotation.glsl: R = C^T, face -> curl entity (docs/architecture.md §2).
+// Twin: backend/cpu/rotation.cpp.
 //   r_k = sum over the faces f around curl entity k of s(f,k) U_f   for the owned entities k < n,
 // gathered through the SELL rows of curl_faces (sell.glsl), sign folded into the face index.
 //

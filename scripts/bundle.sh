@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/bundle.sh OUTDIR [BINARY]: a relocatable folder that runs streamcfd on a machine that
-# lacks its build dependencies (the GPU nodes: Ubuntu 24.04, no VTK/METIS/libepoxy; DESIGN.md §5).
+# lacks its build dependencies (the GPU nodes: Ubuntu 24.04, no VTK/METIS/libepoxy;
+# docs/architecture.md §9).
 #
 #   OUTDIR/bin/streamcfd        wrapper: sets LD_LIBRARY_PATH to OUTDIR/lib, execs the binary
 #   OUTDIR/libexec/streamcfd    the binary (debug info stripped; GLSL kernels are embedded in it)
@@ -25,7 +26,8 @@
 # libOpenGL.so.0, libGLdispatch.so.0, libGL.so.1 and libGLX.so.0 of this machine's libglvnd, and
 # the X11 client libraries libGLX.so.0 links (loaded, never used to open a display). Mixing a
 # loader from one distribution with a dispatch library of another crashed GL >= 4.2 calls once
-# (DESIGN.md §5); with the whole set bundled, only the vendor library comes from the target.
+# (docs/architecture.md §9); with the whole set bundled, only the vendor library comes from the
+# target.
 #
 # Needs: a built binary (default build/src/app/streamcfd), ldd, strip. Prints the bundle's size
 # and fails when a library the binary needs does not resolve inside OUTDIR/lib or on the list

@@ -132,6 +132,8 @@ def explain_vtu(before_dir, after_dir, run, name):
     for array in sorted(set(b) | set(c)):
         x, y = b.get(array, ()), c.get(array, ())
         if x == y:
+            if struct.pack(f"<{len(x)}d", *x) != struct.pack(f"<{len(y)}d", *y):
+                print(f"    {array}: the same values; only signs of zeros differ")
             continue
         if len(x) != len(y):
             print(f"    {array}: {len(x)} -> {len(y)} values")

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""CuPy CG on the matrix of `streamcfd bench --export-matrix DIR` (DESIGN.md §7 reference).
+"""CuPy CG on the matrix of `streamcfd bench --export-matrix DIR` (the reference of the PCG target,
+docs/architecture.md §11).
 
 Loads DIR/matrix.mtx and DIR/rhs.mtx (scipy.io.mmread), moves them to the GPU as a CuPy CSR matrix
 (fp64 or fp32), and runs cupyx.scipy.sparse.linalg.cg with a Jacobi preconditioner M (a

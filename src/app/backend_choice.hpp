@@ -1,7 +1,7 @@
-// Which backend a run uses (DESIGN.md §3): `auto` takes gl-compute on a hardware GPU with GL 4.3+
-// (and fp64 where fp64 is asked for) and cpu where the only EGL device is a software renderer such
-// as llvmpipe, or where there is none. Every rank decides the same: the choice is agreed over MPI,
-// and an error on any rank reaches every rank as the same InputError.
+// Which backend a run uses (docs/architecture.md §3): `auto` takes gl-compute on a hardware GPU
+// with GL 4.3+ (and fp64 where fp64 is asked for) and cpu where the only EGL device is a software
+// renderer such as llvmpipe, or where there is none. Every rank decides the same: the choice is
+// agreed over MPI, and an error on any rank reaches every rank as the same InputError.
 #pragma once
 
 #include <memory>

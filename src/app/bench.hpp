@@ -1,6 +1,6 @@
-// `streamcfd bench` (DESIGN.md §7): the pieces shared by bench_command.cpp (command line, mesh,
-// report), bench_kernels.cpp (copy ceiling, per-kernel timings) and
-// bench_pcg.cpp (the heat-like node system, its PCG timing and its Matrix Market export).
+// `streamcfd bench` (docs/architecture.md §11): the pieces shared by bench_command.cpp (command
+// line, mesh, report), bench_kernels.cpp (copy ceiling, per-kernel timings) and bench_pcg.cpp (the
+// heat-like node system, its PCG timing and its Matrix Market export).
 //
 // Every timing is wall clock (steady_clock) around Backend::finish(), so queued GPU work is
 // counted. In an MPI run every rank times its own part after a barrier; "rank 0" figures are
@@ -37,8 +37,8 @@ int real_bytes(const backend::Backend& be);
 // bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
-// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence, curl, rotation,
-// interpolate, integrate, convection, node_laplacian, node_system, node_system_diagonal,
+// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence, curl,
+// rotation, interpolate, integrate, convection, node_laplacian, node_system, node_system_diagonal,
 // node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
 // not timed), in this order) on mesh m: one warm-up call, then `repeat` timed calls.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);

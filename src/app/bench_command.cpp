@@ -1,10 +1,10 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
 //                  [--precision fp64|fp32] [--device K] [--repeat R] [--pcg-iterations K]
 //                  [--tolerance T] [--json FILE] [--export-matrix DIR] [--only kernels|pcg]`
-// measures the performance targets of DESIGN.md §7 in one run: the copy bandwidth ceiling of the
-// backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp) and ratio to
-// that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower bound
-// (bench_pcg.cpp). It prints a table and, with --json, writes the same as one JSON object
+// measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
+// ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
+// and ratio to that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower
+// bound (bench_pcg.cpp). It prints a table and, with --json, writes the same as one JSON object
 // (docs/bench/README.md describes every field). Under mpirun rank 0 partitions the mesh as
 // `streamcfd run` does, so `mpirun -np 16 streamcfd bench --backend cpu` measures the cpu backend
 // on 16 cores. Without MESH it generates the unit cube (or square) with at least N cells.
@@ -35,7 +35,7 @@ namespace {
 
 struct BenchOptions {
   std::string mesh;
-  long long cells = 4'000'000;  // the size of DESIGN.md §7's targets
+  long long cells = 4'000'000;  // the size of docs/architecture.md §11's targets
   int dim = 3;
   std::string backend = "auto";
   std::string precision = "fp64";
@@ -227,8 +227,9 @@ int run_bench(const BenchOptions& opt) {
 
 Command add_bench_command(CLI::App& app) {
   auto opt = std::make_shared<BenchOptions>();
-  CLI::App* sub = app.add_subcommand(
-      "bench", "Measure every kernel's bandwidth and PCG against the copy ceiling (DESIGN.md §7)");
+  CLI::App* sub = app.add_subcommand("bench",
+                                     "Measure every kernel's bandwidth and PCG against the copy "
+                                     "ceiling (docs/architecture.md §11)");
   CLI::Option* mesh =
       sub->add_option("mesh", opt->mesh, "Gmsh mesh file (default: a generated unit cube)");
   sub->add_option("--cells", opt->cells,

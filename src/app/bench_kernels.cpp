@@ -1,6 +1,6 @@
 // `streamcfd bench`, kernel part: the copy ceiling and the per-kernel timings, with the traffic
-// model that turns a time into a bandwidth (DESIGN.md §5, §7: every kernel's bandwidth is
-// reported as a ratio to the copy bandwidth measured in the same run).
+// model that turns a time into a bandwidth (docs/architecture.md §9, §11: every kernel's bandwidth
+// is reported as a ratio to the copy bandwidth measured in the same run).
 //
 // The bytes of each call come from the traffic model of backend/traffic.hpp (a lower bound: a
 // kernel cannot move fewer bytes).

@@ -99,8 +99,8 @@ PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::Ha
   t.unknowns = global_nodes;
   MPI_Allreduce(&seconds, &t.time_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const double rb = real_bytes(be);
-  const double bytes = backend::traffic_bytes("node_system_apply", m, 0, rb) + 10 * m.n_owned_nodes * rb +
-                       3.0 * m.n_nodes * rb;
+  const double bytes = backend::traffic_bytes("node_system_apply", m, 0, rb) +
+                       10 * m.n_owned_nodes * rb + 3.0 * m.n_nodes * rb;
   MPI_Allreduce(&bytes, &t.bytes_per_iteration, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return t;
 }

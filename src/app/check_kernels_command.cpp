@@ -2,7 +2,7 @@
 // the device line, and compiles every embedded kernel (kernels/*.glsl minus include-only files)
 // for fp32 and fp64 (fp64 skipped with a note on devices without it). One line per kernel and
 // precision; exit 0 when all compile, 1 otherwise, 2 without a usable device (InputError).
-// CI runs it on llvmpipe (STYLE.md §5). SCFD_GL_DEVICE overrides --device.
+// CI runs it on llvmpipe (docs/architecture.md §8.2). SCFD_GL_DEVICE overrides --device.
 #include <fmt/format.h>
 
 #include <cstdio>

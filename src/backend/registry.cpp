@@ -16,7 +16,8 @@ namespace scfd::backend {
 namespace {
 
 bool cpu_detect(const BackendOptions& o, std::string& reason) {
-  reason = o.precision == "fp64" ? "the reference backend" : "the cpu backend computes in fp64 only";
+  reason =
+      o.precision == "fp64" ? "the reference backend" : "the cpu backend computes in fp64 only";
   return o.precision == "fp64";
 }
 

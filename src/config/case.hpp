@@ -1,13 +1,13 @@
-// Strict case files (STYLE.md §9). A case file is TOML; physics code queries it by dotted key,
-// AMReX-ParmParse style: require<T>() for required keys, get<T>(key, default) for optional ones,
-// choice() for enumerations, function() for formula fields, table_keys() for user-named tables
-// (boundary patches). Every key in the file that is never queried is an error
+// Strict case files (docs/architecture.md §8.6). A case file is TOML; physics code queries it by
+// dotted key, AMReX-ParmParse style: require<T>() for required keys, get<T>(key, default) for
+// optional ones, choice() for enumerations, function() for formula fields, table_keys() for
+// user-named tables (boundary patches). Every key in the file that is never queried is an error
 // (check_all_used(), called once the model has read its configuration), with the nearest valid
 // key suggested. Overrides "dotted.key=value" (the command line's --set) are applied on load.
 // The effective configuration (file + overrides + every default used) is effective_toml().
 //
 // Errors are InputError, one line, naming the file, line, key, the bad value and what was
-// expected (STYLE.md §8):
+// expected (docs/architecture.md §8.5):
 //   cases/heat-cube/case.toml:21: solver.tolerance: expected a number, got string "small"
 //   cases/x/case.toml: missing required key 'mesh.file'
 //   cases/x/case.toml: --set solver.tolerance=small: solver.tolerance: expected a number, ...

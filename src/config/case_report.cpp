@@ -1,5 +1,5 @@
 // Reports over a whole case: where a key comes from (for messages), the unused-key check with
-// its "did you mean" suggestion (STYLE.md §9), and the effective configuration.
+// its "did you mean" suggestion (docs/architecture.md §8.6), and the effective configuration.
 #include <algorithm>
 #include <cstdint>
 #include <tuple>

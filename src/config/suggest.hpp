@@ -1,6 +1,6 @@
-// "Did you mean" support for input errors (STYLE.md §8, §9): an edit distance between words and
-// the nearest of a list of candidates, used for unknown case-file keys, invalid choices, unknown
-// formula names and (by physics code) unknown boundary patch names.
+// "Did you mean" support for input errors (docs/architecture.md §8.5, §8.6): an edit distance
+// between words and the nearest of a list of candidates, used for unknown case-file keys, invalid
+// choices, unknown formula names and (by physics code) unknown boundary patch names.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The two kinds of errors (STYLE.md §8).
+// The two kinds of errors (docs/architecture.md §8.5).
 //  - InputError: bad user input (mesh, case file, command line). The message is one line that
 //    names the file, line, key or element, the bad value and what was expected. The app prints
 //    it once (rank 0) and exits with code 2.

@@ -8,8 +8,8 @@
 
 namespace scfd {
 
-// fp64 by default (STYLE.md §7). GPU backends choose fp32 or fp64 per run on their own buffers;
-// the cpu backend, the reference, always computes in `real`.
+// fp64 by default (docs/architecture.md §8.4). GPU backends choose fp32 or fp64 per run on their
+// own buffers; the cpu backend, the reference, always computes in `real`.
 using real = double;
 
 // Entity index. 32-bit because METIS 5 (Debian) uses 32-bit idx_t and 2^31 entities are far

@@ -1,4 +1,4 @@
-// Headless OpenGL through EGL (DESIGN.md §3, §5): EGL devices are enumerated with
+// Headless OpenGL through EGL (docs/architecture.md §3, §9): EGL devices are enumerated with
 // EGL_EXT_device_enumeration, a display is opened on one with EGL_EXT_platform_device, and a
 // GL 4.3+ core context is made current without a surface (EGL_KHR_surfaceless_context). Entry
 // points come from libepoxy (it loads through eglGetProcAddress; no X11, no GLX).

@@ -1,6 +1,6 @@
-// GLSL kernel sources (STYLE.md §5). Every kernels/*.glsl is embedded into the binary at build
-// time (embed_kernels.cmake). A kernel may `#include "other.glsl"` (resolved here on the host,
-// recursively, each file at most once); a file holding the line `// scfd: include-only` is a
+// GLSL kernel sources (docs/architecture.md §8.2). Every kernels/*.glsl is embedded into the binary
+// at build time (embed_kernels.cmake). A kernel may `#include "other.glsl"` (resolved here on the
+// host, recursively, each file at most once); a file holding the line `// scfd: include-only` is a
 // library of functions and is not compiled on its own.
 //
 // Every line of an expanded source keeps its origin (file, line), so driver messages can be

@@ -1,4 +1,4 @@
-// Compute programs (STYLE.md §5, DESIGN.md §5). The host prepends to every kernel:
+// Compute programs (docs/architecture.md §8.2, §9). The host prepends to every kernel:
 //   #version 430 core            (double is core GLSL since 4.00, so fp64 needs no #extension
 //                                 line at 430; a driver below 4.3 is refused by Context)
 //   #define real float|double    and real2/3/4 = vec2..4 | dvec2..4

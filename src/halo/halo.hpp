@@ -1,7 +1,7 @@
 // Halo: the four HaloPlans of a distributed mesh (nodes, edges, faces, cells), built once after
-// partitioning (DESIGN.md §4). Physics and solvers exchange a field through the plan of the entity
-// it lives on: halo.plan(Entity::node).begin(be, T) ... end(be, T). See halo_plan.hpp for the
-// overlap pattern and the plan's contract.
+// partitioning (docs/architecture.md §5). Physics and solvers exchange a field through the plan of
+// the entity it lives on: halo.plan(Entity::node).begin(be, T) ... end(be, T). See halo_plan.hpp
+// for the overlap pattern and the plan's contract.
 #pragma once
 
 #include <mpi.h>

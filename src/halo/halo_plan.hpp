@@ -1,5 +1,5 @@
 // HaloPlan: the halo exchange of one entity kind (nodes, edges, faces or cells) of a distributed
-// mesh (DESIGN.md §4, STYLE.md §12). Built once, collectively, from the parallel decomposition
+// mesh (docs/architecture.md §5, §8.9). Built once, collectively, from the parallel decomposition
 // of a local Mesh (topology/mesh.hpp): owned entities first, ghosts last grouped by owner rank in
 // ascending order, so the ghosts that neighbour r fills are one contiguous range.
 //
@@ -129,7 +129,7 @@ class HaloPlan {
   bool in_flight_ = false;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
   int pending_components_ = 1;
-  double begin_seconds_ = 0;                 // time spent in the pending begin
+  double begin_seconds_ = 0;  // time spent in the pending begin
   HaloStats stats_;
 };
 

@@ -1,4 +1,4 @@
-// SeriesWriter: the results of one run as files that open in ParaView (DESIGN.md §1).
+// SeriesWriter: the results of one run as files that open in ParaView (docs/architecture.md §1).
 //
 // Serial (nranks == 1):
 //   DIR/BASENAME_<step:06>.vtu        one VTK XML UnstructuredGrid per output time (appended raw

@@ -1,5 +1,5 @@
-// Distribution of a serial mesh over the ranks of a communicator (DESIGN.md §4): rank 0 holds
-// the mesh, partitions it (partition.hpp), cuts each rank's mesh (extract.hpp) and sends it
+// Distribution of a serial mesh over the ranks of a communicator (docs/architecture.md §5): rank 0
+// holds the mesh, partitions it (partition.hpp), cuts each rank's mesh (extract.hpp) and sends it
 // packed (pack.hpp); every rank returns its own mesh.
 #pragma once
 

@@ -1,6 +1,6 @@
-// The mesh of one rank (DESIGN.md §4), cut from the serial mesh by a cell partition: the cells
-// the rank owns plus one layer of ghost cells, numbered as the "parallel decomposition" block of
-// topology/mesh.hpp requires.
+// The mesh of one rank (docs/architecture.md §5), cut from the serial mesh by a cell partition: the
+// cells the rank owns plus one layer of ghost cells, numbered as the "parallel decomposition" block
+// of topology/mesh.hpp requires.
 //
 //  - Owned cells: part[c] == rank. Ghost cells: every other cell sharing at least one node with
 //    an owned cell. Local nodes, edges and faces: every entity of a local cell.

@@ -1,9 +1,8 @@
-// Cell partitioning for MPI runs (DESIGN.md §4): METIS k-way on the cell dual graph (cells are
-// vertices, interior faces are edges), deterministic (fixed seed), and the figures that say how
-// good a partition is (edge cut, load imbalance).
-// Reference: G. Karypis & V. Kumar, "A fast and high quality multilevel scheme for partitioning
-// irregular graphs", SIAM J. Sci. Comput. 20 (1998) 359-392; METIS 5.1 manual,
-// METIS_PartGraphKway.
+// Cell partitioning for MPI runs (docs/architecture.md §5): METIS k-way on the cell dual graph
+// (cells are vertices, interior faces are edges), deterministic (fixed seed), and the figures that
+// say how good a partition is (edge cut, load imbalance). Reference: G. Karypis & V. Kumar, "A fast
+// and high quality multilevel scheme for partitioning irregular graphs", SIAM J. Sci. Comput. 20
+// (1998) 359-392; METIS 5.1 manual, METIS_PartGraphKway.
 #pragma once
 
 #include <span>

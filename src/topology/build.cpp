@@ -5,7 +5,7 @@
 //   x_new[i] = x_old[node_old[i]],  cell_nodes_new[c] = node_new[cells_old[cell_old[c]]],
 // with node_new the inverse of node_old. Regions come from the cells' physical groups (group 0:
 // region "default").
-// Reference: mesh.hpp (conventions); DESIGN.md §2 (what the operators gather over).
+// Reference: mesh.hpp (conventions); docs/architecture.md §2 (what the operators gather over).
 #include "topology/build.hpp"
 
 #include <map>

@@ -1,5 +1,5 @@
 // Mesh: the unstructured simplicial mesh with every entity, connectivity list and geometric
-// quantity that the discrete-calculus operators gather over (DESIGN.md §2).
+// quantity that the discrete-calculus operators gather over (docs/architecture.md §2).
 //
 // Entities: nodes, edges (node pairs), faces ((dim-1)-simplices: triangle sides in 2D,
 // triangles in 3D) and cells (triangles / tetrahedra). Fixed orientations:
@@ -121,10 +121,10 @@ struct Mesh {
   std::vector<Patch> patches;
   std::vector<Region> regions;
 
-  // --- parallel decomposition (DESIGN.md §4). A rank's mesh holds its owned entities first and
-  // its ghosts last: [0, n_owned_X) are owned, [n_owned_X, n_X) are ghosts, grouped by owner rank
-  // in ascending order, so each neighbour's halo is one contiguous range. Faces: owned interior
-  // [0, n_interior_faces), owned boundary [n_interior_faces, n_owned_faces), then ghosts.
+  // --- parallel decomposition (docs/architecture.md §5). A rank's mesh holds its owned entities
+  // first and its ghosts last: [0, n_owned_X) are owned, [n_owned_X, n_X) are ghosts, grouped by
+  // owner rank in ascending order, so each neighbour's halo is one contiguous range. Faces: owned
+  // interior [0, n_interior_faces), owned boundary [n_interior_faces, n_owned_faces), then ghosts.
   // Operators compute owned outputs only; ghost values arrive by halo exchange. The lists of a
   // local cell are complete (all its faces, edges and nodes are local); a ghost face, edge or node
   // may miss neighbours that are not on this rank: those entries are kNone (face_cells, on either

@@ -63,8 +63,8 @@ void edge_weights(const Mesh& m, std::span<const real> k_cell, std::span<real> e
                  edge_weight.size() == static_cast<std::size_t>(m.n_edges),
              "edge_weights: k_cell has {} values for {} cells, edge_weight {} for {} edges",
              k_cell.size(), m.n_cells, edge_weight.size(), m.n_edges);
-  SCFD_CHECK(m.node_cells.n_rows() == m.n_nodes, "edge_weights: node_cells has {} rows, {} expected",
-             m.node_cells.n_rows(), m.n_nodes);
+  SCFD_CHECK(m.node_cells.n_rows() == m.n_nodes,
+             "edge_weights: node_cells has {} rows, {} expected", m.node_cells.n_rows(), m.n_nodes);
   for (index e = 0; e < m.n_edges; ++e) {
     const index i = m.edge_nodes[2 * e];
     const index j = m.edge_nodes[2 * e + 1];

@@ -38,11 +38,11 @@ struct Surface {
 
 struct TreeCotree {
   enum Kind : char { tree = 1, cotree = 2, generator = 3 };
-  std::vector<char> kind;           // per edge
-  std::vector<index> order;         // faces in the order T* reached them (parents first)
-  std::vector<index> parent_edge;   // per face: the edge T* reached it through; kNone for a root
-  std::vector<index> root_faces;    // one per closed component (their parent_edge is kNone)
-  std::vector<index> generators;    // ascending
+  std::vector<char> kind;          // per edge
+  std::vector<index> order;        // faces in the order T* reached them (parents first)
+  std::vector<index> parent_edge;  // per face: the edge T* reached it through; kNone for a root
+  std::vector<index> root_faces;   // one per closed component (their parent_edge is kNone)
+  std::vector<index> generators;   // ascending
 };
 
 TreeCotree tree_cotree(const Surface& s);

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "backend/cpu/operators.hpp"
-#include "topology/p1.hpp"
 #include "test_meshes.hpp"
+#include "topology/p1.hpp"
 
 namespace scfd::test {
 namespace {

@@ -1,10 +1,11 @@
 // Every cpu operator checks the sizes of its spans and that its output does not alias an input
-// (SCFD_CHECK, STYLE.md §8): a wrong size aborts with the operator and argument named.
+// (SCFD_CHECK, docs/architecture.md §8.5): a wrong size aborts with the operator and argument
+// named.
 #include <vector>
 
 #include "backend/cpu/operators.hpp"
-#include "topology/p1.hpp"
 #include "test_meshes.hpp"
+#include "topology/p1.hpp"
 
 namespace scfd::test {
 namespace {

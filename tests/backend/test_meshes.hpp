@@ -1,5 +1,5 @@
-// Meshes, random fields and tolerances shared by the cpu operator tests (DESIGN.md §6: the
-// identities of §2 to round-off on structured, irregular and strongly distorted meshes, 2D and
+// Meshes, random fields and tolerances shared by the cpu operator tests (docs/architecture.md §10:
+// the identities of §2 to round-off on structured, irregular and strongly distorted meshes, 2D and
 // 3D). Every test suite is a value-parameterised test over the mesh names below, instantiated
 // with the prefix "operators" so that `ctest -R operators` selects them.
 #pragma once

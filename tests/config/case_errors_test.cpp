@@ -1,5 +1,5 @@
-// Every kind of case-file error and its one-line message (STYLE.md §8): the file, the line (or
-// the --set override), the dotted key, the bad value and what was expected.
+// Every kind of case-file error and its one-line message (docs/architecture.md §8.5): the file, the
+// line (or the --set override), the dotted key, the bad value and what was expected.
 #include <gtest/gtest.h>
 
 #include <array>

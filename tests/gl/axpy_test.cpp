@@ -1,6 +1,6 @@
-// The first twin test (STYLE.md §3): kernels/axpy.glsl against the CPU loop it implements,
-// y <- y + a x over 100000 entries. fp64 must match bit for bit (the kernel is `precise`, no
-// fused multiply-add); fp32 within 1e-6 relative of the double-precision loop.
+// The first twin test (docs/architecture.md §8.1): kernels/axpy.glsl against the CPU loop it
+// implements, y <- y + a x over 100000 entries. fp64 must match bit for bit (the kernel is
+// `precise`, no fused multiply-add); fp32 within 1e-6 relative of the double-precision loop.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,7 +1,7 @@
-// The gl-compute backend against its specification, the cpu backend (STYLE.md §3), in fp64 and
-// fp32: every vector operation on random data of sizes 0, 1, around the workgroup sizes (64 for
-// element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot and
-// pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
+// The gl-compute backend against its specification, the cpu backend (docs/architecture.md §8.1), in
+// fp64 and fp32: every vector operation on random data of sizes 0, 1, around the workgroup sizes
+// (64 for element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot
+// and pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; max_abs equals the cpu's bit for bit; download_indices (with its
 // cached index lists) and upload_range; Jacobi-PCG on a heat-like node system (Dirichlet nodes
 // eliminated, the assembled operator of make_node_system) reproduces the cpu backend's iteration
@@ -183,7 +183,7 @@ TEST_P(GlBackendTest, AxpyXpayScaleMultiplyReciprocalMatchCpu) {
   }
 }
 
-// Above 65535 x 64 entries the element-wise kernels run on a 2D grid (DESIGN.md §5).
+// Above 65535 x 64 entries the element-wise kernels run on a 2D grid (docs/architecture.md §9).
 TEST_P(GlBackendTest, TwoDimensionalGridCoversEveryEntry) {
   const std::size_t n = 65535 * 64 + 1000;
   const std::vector<real> x = random_values(n, 6, precision());

@@ -1,5 +1,5 @@
-// Program::dispatch above the work-group limit (65535 in x on llvmpipe, DESIGN.md §5) switches to
-// a 2D grid; every item must be visited exactly once and nothing past n touched.
+// Program::dispatch above the work-group limit (65535 in x on llvmpipe, docs/architecture.md §9)
+// switches to a 2D grid; every item must be visited exactly once and nothing past n touched.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// The canonical halo test (STYLE.md §12) on distributed meshes, run at np = 1..4: rank 0 builds
-// a jittered generated square, a jittered generated cube and the committed Gmsh mesh
+// The canonical halo test (docs/architecture.md §8.9) on distributed meshes, run at np = 1..4: rank
+// 0 builds a jittered generated square, a jittered generated cube and the committed Gmsh mesh
 // meshes/part-1.msh; partition::distribute gives each rank its mesh; each rank writes the global
 // id of every owned node, edge, face and cell into a field (ghosts -1) and exchanges it: every
 // ghost must then hold its own global id. Also: all four plans in flight around interior work,

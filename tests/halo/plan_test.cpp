@@ -1,7 +1,7 @@
 // HaloPlan on a synthetic decomposition (synthetic_layout.hpp: interleaved ownership, scrambled
 // local order, an asymmetric ghost pattern), run at np = 1..4: the canonical global-id test
-// (STYLE.md §12) for fields and host arrays, begin / interior work / end, no allocation per
-// exchange, two plans in flight, and the statistics.
+// (docs/architecture.md §8.9) for fields and host arrays, begin / interior work / end, no
+// allocation per exchange, two plans in flight, and the statistics.
 #include <gtest/gtest.h>
 #include <mpi.h>
 

@@ -1,5 +1,5 @@
-// Operators in parallel equal the serial operators (DESIGN.md §4, §6): at np = 1..4, rank 0
-// distributes the mesh; every rank fills the OWNED entries of a field from a function of the
+// Operators in parallel equal the serial operators (docs/architecture.md §5, §10): at np = 1..4,
+// rank 0 distributes the mesh; every rank fills the OWNED entries of a field from a function of the
 // global id, brings its ghosts up to date with the halo exchange, applies a cpu operator, and
 // its owned outputs must equal the serial result at the same global ids (to round-off).
 #include <gtest/gtest.h>

@@ -10,9 +10,9 @@
 #include <random>
 
 #include "backend/cpu/operators.hpp"
-#include "topology/p1.hpp"
 #include "partition/extract.hpp"
 #include "partition/fixtures.hpp"
+#include "topology/p1.hpp"
 
 namespace scfd::partition::testing {
 namespace {

@@ -1,6 +1,6 @@
 // Regression: every case folder under cases/ with an expected.txt is run with the documented
 // command (`streamcfd run cases/NAME/case.toml`), and each figure of its run summary must match
-// the stored value within the stored absolute tolerance (STYLE.md §10).
+// the stored value within the stored absolute tolerance (docs/architecture.md §8.7).
 #include <gtest/gtest.h>
 
 #include <algorithm>

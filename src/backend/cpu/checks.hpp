@@ -1,7 +1,7 @@
-// Precondition checks shared by the cpu operators (DESIGN.md §2): every span must hold exactly one
-// value per entity of the kind it is indexed by, and an output must not overlap an input (the
-// operators are gathers that read inputs while writing outputs). A failure is a broken invariant
-// of the caller, reported with SCFD_CHECK (STYLE.md §8).
+// Precondition checks shared by the cpu operators (docs/architecture.md §2): every span must hold
+// exactly one value per entity of the kind it is indexed by, and an output must not overlap an
+// input (the operators are gathers that read inputs while writing outputs). A failure is a broken
+// invariant of the caller, reported with SCFD_CHECK (docs/architecture.md §8.5).
 #pragma once
 
 #include <cstdint>

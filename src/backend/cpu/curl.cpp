@@ -1,4 +1,4 @@
-// C, the discrete curl of DESIGN.md §2: curl entity -> face,
+// C, the discrete curl of docs/architecture.md §2: curl entity -> face,
 //   U_f = sum over the curl entities k of f of s(f,k) psi_k,
 // with psi a streamfunction on edges (3D: U_f is the circulation of the vector potential around
 // f, Stokes' theorem) or on nodes (2D: U_f = psi(x1) - psi(x0), the flux of (dpsi/dy, -dpsi/dx)

@@ -1,4 +1,4 @@
-// D, the discrete divergence of DESIGN.md §2: face -> cell,
+// D, the discrete divergence of docs/architecture.md §2: face -> cell,
 //   d_c = sum over the faces f of c of s(c,f) U_f,   s(c,f) = +1 where n_f points out of c,
 // the net outflow of cell c when U_f = integral of u·n over f. It is exact (the divergence
 // theorem per cell), D = -G^T, and D C = 0 because every edge of a cell's boundary is crossed

@@ -1,4 +1,4 @@
-// G, the discrete gradient of DESIGN.md §2: cell -> face,
+// G, the discrete gradient of docs/architecture.md §2: cell -> face,
 //   g_f = q_c2 - q_c1 (interior faces),   g_f = q_b,f - q_c1 (boundary faces),
 // with c1 behind the face normal and c2 in front of it; on a boundary face the boundary value
 // q_b sits in front. G is the signed incidence matrix of the dual mesh, so G = -D^T once the

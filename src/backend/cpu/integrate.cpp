@@ -1,4 +1,4 @@
-// Integration of DESIGN.md §2: cell vector -> face,
+// Integration of docs/architecture.md §2: cell vector -> face,
 //   u_f = v_c1·(x_f - x_c1) - v_c2·(x_f - x_c2)   (interior faces),   u_f = v_c1·(x_f - x_c1)
 // on boundary faces: the line integral of v along the dual edge x_c1 -> x_f -> x_c2, with each
 // half taking the value of its own cell (x_c circumcentres, x_f face centroid). In the

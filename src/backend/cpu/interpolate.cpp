@@ -1,4 +1,4 @@
-// Interpolation of DESIGN.md §2: face flux -> cell vector,
+// Interpolation of docs/architecture.md §2: face flux -> cell vector,
 //   u_c = (1/V_c) sum over the faces f of c of s(c,f) U_f (x_f - x_c),
 // x_f the face centroid, x_c the cell circumcentre, s(c,f) = +1 where n_f points out of c.
 // Because sum_f s(c,f) A_f n_f (x_f - x_c)^T = V_c I on any closed simplex (the divergence theorem

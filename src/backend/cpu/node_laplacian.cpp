@@ -1,4 +1,4 @@
-// The node Laplacian of DESIGN.md §2 (heat diffusion with T at nodes): node -> node,
+// The node Laplacian of docs/architecture.md §2 (heat diffusion with T at nodes): node -> node,
 //   (K T)_i = sum over the edges e = (i, j) of i of w_e (T_i - T_j),
 //   w_e = -sum over the cells c containing e of k_c V_c grad(phi_i)·grad(phi_j),
 // with phi the barycentric (P1 hat) functions of cell c (the weights: topology::edge_weights, or

@@ -1,5 +1,5 @@
-// The cpu backend of the discrete-calculus operators of DESIGN.md §2: the reference that every
-// GPU kernel is tested against. Each operator is a gather: one output entity reads its inputs
+// The cpu backend of the discrete-calculus operators of docs/architecture.md §2: the reference that
+// every GPU kernel is tested against. Each operator is a gather: one output entity reads its inputs
 // through a connectivity list of the Mesh, with no scatter and no atomics, so the GLSL twin in
 // kernels/ has the same loop body. Fields are plain arrays of `real` indexed by entity; vectors
 // at cells are arrays of Vec3. Output spans must be sized for the output entity and must not

@@ -1,4 +1,4 @@
-// R, the discrete rotation of DESIGN.md §2: face -> curl entity, R = C^T,
+// R, the discrete rotation of docs/architecture.md §2: face -> curl entity, R = C^T,
 //   r_k = sum over the faces f around curl entity k of s(f,k) U_f,
 // gathered through mesh.curl_faces (the transpose of face_curl, with the same signs). Applied to
 // a gradient it sums differences of cell values around a closed dual loop, so R G = 0; it is the

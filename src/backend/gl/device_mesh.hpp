@@ -2,7 +2,7 @@
 // GPU buffers (connectivity as int32, geometry in the backend's precision). Built lazily by
 // GlBackend the first time an operator sees a mesh.
 //
-// Layouts are chosen for bandwidth (the kernels are memory bound, DESIGN.md §7):
+// Layouts are chosen for bandwidth (the kernels are memory bound, docs/architecture.md §11):
 //  - Only the rows of OWNED output entities are uploaded (operators write owned outputs only);
 //    their entries index every local entity, ghosts included.
 //  - Fixed-width lists are stored as planes: entry k of row i at k * n_rows + i, so that each

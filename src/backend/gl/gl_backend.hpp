@@ -1,8 +1,8 @@
-// The gl-compute backend (DESIGN.md §3): Fields are SSBOs on one EGL device, every operation is a
-// compute kernel of kernels/ (vector updates fused where PCG needs it, reductions by workgroup
-// partial sums combined in a fixed order, operators through Operators). Only the CG scalars and
-// halo buffers cross to the host. fp64 or fp32 per run: host values are `real` (double) and are
-// rounded on upload in fp32.
+// The gl-compute backend (docs/architecture.md §3): Fields are SSBOs on one EGL device, every
+// operation is a compute kernel of kernels/ (vector updates fused where PCG needs it, reductions by
+// workgroup partial sums combined in a fixed order, operators through Operators). Only the CG
+// scalars and halo buffers cross to the host. fp64 or fp32 per run: host values are `real` (double)
+// and are rounded on upload in fp32.
 #pragma once
 
 #include <memory>

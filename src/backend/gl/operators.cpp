@@ -85,7 +85,6 @@ Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
 
-
 void Operators::gradient(const DeviceMesh& dm, const Buffer& q_cell, const Buffer& q_boundary,
                          Buffer& g_face) {
   const Programs& P = *programs_;

@@ -1,6 +1,6 @@
-// The discrete-calculus operators of DESIGN.md §2 on the GPU: one compute kernel per operator
-// (kernels/<name>.glsl), each a gather with the same loop body as its cpu twin of the same name
-// in backend/cpu/ (the specification; argument meanings and sizes are documented there). Owned
+// The discrete-calculus operators of docs/architecture.md §2 on the GPU: one compute kernel per
+// operator (kernels/<name>.glsl), each a gather with the same loop body as its cpu twin of the same
+// name in backend/cpu/ (the specification; argument meanings and sizes are documented there). Owned
 // outputs only. No atomics. Buffers hold `real` values of the precision the Operators were
 // compiled for; cell vectors are 3 reals per cell, interleaved.
 #pragma once

@@ -1,0 +1,80 @@
+# The layering of docs/architecture.md, checked on every source file (ctest -L unit):
+#  1. src/<module> includes only headers of the modules its row below allows (itself included):
+#     the module map of the architecture, so a forbidden dependency fails the tests, not a review.
+#  2. physics and app never include backend/cpu or backend/gl: they reach every backend through
+#     the Backend interface (backend/backend.hpp, backend/registry.hpp, backend/traffic.hpp).
+#  3. Only src/gl includes EGL/GL headers, only src/output VTK, only src/partition METIS, only
+#     src/config toml++.
+#  4. No file of the repository points outside it (the design notes it grew from are not part of
+#     it: docs/ holds what a maintainer needs).
+# Run: cmake -DSOURCE_DIR=<repository> -P check_layers.cmake
+cmake_minimum_required(VERSION 3.25)
+
+set(allowed_core core)
+set(allowed_config core config)
+set(allowed_mesh_io core mesh_io)
+set(allowed_topology core mesh_io topology)
+set(allowed_partition core mesh_io topology partition)
+set(allowed_gl core gl)
+set(allowed_backend core mesh_io topology gl backend)
+set(allowed_halo core mesh_io topology backend halo)
+set(allowed_solvers core mesh_io topology backend halo solvers)
+set(allowed_physics core config mesh_io topology backend halo solvers physics)
+set(allowed_output core mesh_io topology output)
+set(allowed_app core config mesh_io topology partition gl backend halo solvers physics output app)
+set(modules core config mesh_io topology partition gl backend halo solvers physics output app)
+
+set(problems "")
+foreach(module IN LISTS modules)
+  file(GLOB_RECURSE files "${SOURCE_DIR}/src/${module}/*.cpp" "${SOURCE_DIR}/src/${module}/*.hpp")
+  foreach(file IN LISTS files)
+    file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+    file(STRINGS "${file}" includes REGEX "^#include [<\"]")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^#include [<\"]([^>\"]+)[>\"].*" "\\1" header "${line}")
+      if(line MATCHES "^#include \"")
+        string(REGEX REPLACE "/.*" "" target "${header}")
+        if(NOT target IN_LIST allowed_${module})
+          string(REPLACE ";" ", " allowed "${allowed_${module}}")
+          list(APPEND problems "${rel}: includes ${header}: ${module} may include only ${allowed}")
+        endif()
+        if(module MATCHES "^(physics|app)$" AND header MATCHES "^backend/(cpu|gl)/")
+          list(APPEND problems "${rel}: includes ${header}: ${module} reaches the backends only through the Backend interface")
+        endif()
+      else()
+        if(header MATCHES "^(EGL|GL|epoxy)/" AND NOT module STREQUAL "gl")
+          list(APPEND problems "${rel}: includes <${header}>: only src/gl touches EGL and GL")
+        elseif(header MATCHES "^vtk" AND NOT module STREQUAL "output")
+          list(APPEND problems "${rel}: includes <${header}>: VTK is private to src/output")
+        elseif(header STREQUAL "metis.h" AND NOT module STREQUAL "partition")
+          list(APPEND problems "${rel}: includes <${header}>: METIS is private to src/partition")
+        elseif(header MATCHES "^toml" AND NOT module STREQUAL "config")
+          list(APPEND problems "${rel}: includes <${header}>: toml++ is private to src/config")
+        endif()
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+# 4. References to files outside the repository (spelled in pieces so this file passes itself).
+set(outside_notes "DESIGN" "\\.md")
+string(CONCAT outside_pattern "(" ${outside_notes} "|\\.\\./shared)")
+file(GLOB_RECURSE all_files "${SOURCE_DIR}/*")
+foreach(file IN LISTS all_files)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+  if(rel MATCHES "^(build|\\.git)/" OR NOT rel MATCHES "\\.(cpp|hpp|glsl|md|txt|cmake|sh|py|toml|geo)$|^\\.ci/")
+    continue()
+  endif()
+  file(STRINGS "${file}" hits REGEX "${outside_pattern}")
+  foreach(hit IN LISTS hits)
+    string(STRIP "${hit}" hit)
+    list(APPEND problems "${rel}: refers to a file outside the repository: ${hit}")
+  endforeach()
+endforeach()
+
+list(LENGTH problems count)
+if(count GREATER 0)
+  list(JOIN problems "\n" text)
+  message(FATAL_ERROR "${count} layering problem(s):\n${text}")
+endif()
+message(STATUS "layering: every include of src/ is allowed; nothing refers outside the repository")
