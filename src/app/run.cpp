@@ -131,6 +131,68 @@ std::vector<std::pair<std::string, double>> run_figures(
   return figures;
 }
 
+using Plugins = std::vector<std::unique_ptr<physics::Plugin>>;
+
+// One progress line for a finished step.
+void print_step(const physics::StepReport& r, const physics::Model& model, double step_seconds,
+                double stepping_seconds) {
+  const int left = model.total_steps() - model.step();
+  const std::string eta =
+      left > 0 ? "ETA " + human_seconds(left * stepping_seconds / model.step()) : "done";
+  log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
+            fmt::formatted_size("{}", model.total_steps()), model.total_steps(), r.time,
+            r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
+            human_seconds(step_seconds), eta);
+}
+
+// The time loop: advance, sample, report, write at the output interval and at the end. Ctrl-C
+// (on any rank) ends it after the current step with that state written. Returns the exit code
+// (0 done, 1 a solve failed, 130 interrupted) and fills the summary's status.
+int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
+              const OutputSettings& out, RunSummary& summary) {
+  g_interrupted = 0;
+  std::signal(SIGINT, on_sigint);
+  Timer stepping;
+  int status = 0;
+  while (model.step() < model.total_steps()) {
+    Timer step_timer;
+    physics::StepReport r;
+    try {
+      {
+        ScopedPhase p(summary.timers, "solve");
+        r = model.advance();
+      }
+      ScopedPhase p(summary.timers, "sampling");
+      for (const auto& plugin : plugins) plugin->after_step();
+    } catch (const physics::SolveError& e) {
+      log::warn("{} (the output written so far is complete)", e.what());
+      summary.status = "failed";
+      summary.message = e.what();
+      status = 1;
+      break;
+    }
+    summary.add_step(r);
+    print_step(r, model, step_timer.seconds(), stepping.seconds());
+    const bool last = model.step() == model.total_steps();
+    const bool interrupted = any_rank_interrupted();
+    if (last || interrupted || (out.interval > 0 && model.step() % out.interval == 0)) {
+      ScopedPhase p(summary.timers, "output");
+      write_fields(writer, model, out);
+      if (last || interrupted)
+        for (const auto& plugin : plugins) plugin->finish();
+    }
+    if (interrupted && !last) {
+      summary.status = "interrupted";
+      summary.message = fmt::format("interrupted by Ctrl-C after step {}", model.step());
+      log::warn("{}: state written", summary.message);
+      status = 130;
+      break;
+    }
+  }
+  std::signal(SIGINT, SIG_DFL);
+  return status;
+}
+
 int run_case(const RunOptions& opt) {
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
@@ -146,16 +208,15 @@ int run_case(const RunOptions& opt) {
     mesh = load_mesh(mesh_file(c.resolve_path("mesh.file").string()), mesh_info);
   }
   const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
-  const std::unique_ptr<backend::Backend>& be = chosen.backend;
+  const backend::Backend& be = *chosen.backend;
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
   std::unique_ptr<physics::Model> model;
   {
     ScopedPhase p(summary.timers, "setup");
-    model = physics::make_model(c, mesh, *be, halo);
+    model = physics::make_model(c, mesh, be, halo);
   }
   const OutputSettings out = read_output(c, *model);
-  const std::vector<std::unique_ptr<physics::Plugin>> plugins =
-      physics::make_plugins(c, *model, out.directory);
+  const Plugins plugins = physics::make_plugins(c, *model, out.directory);
   c.check_all_used();
 
   log::info("streamcfd run {}", opt.case_file);
@@ -173,53 +234,7 @@ int run_case(const RunOptions& opt) {
   writer.write_boundary(all_ranks_ok);
   if (!model->steady()) write_fields(writer, *model, out);
 
-  g_interrupted = 0;
-  std::signal(SIGINT, on_sigint);
-  Timer stepping;
-  int status = 0;
-  while (model->step() < model->total_steps()) {
-    Timer step_timer;
-    physics::StepReport r;
-    try {
-      {
-        ScopedPhase p(summary.timers, "solve");
-        r = model->advance();
-      }
-      ScopedPhase p(summary.timers, "sampling");
-      for (const auto& plugin : plugins) plugin->after_step();
-    } catch (const physics::SolveError& e) {
-      log::warn("{} (the output written so far is complete)", e.what());
-      summary.status = "failed";
-      summary.message = e.what();
-      status = 1;
-      break;
-    }
-    summary.add_step(r);
-    const double dt_wall = step_timer.seconds();
-    const int left = model->total_steps() - model->step();
-    const std::string eta =
-        left > 0 ? "ETA " + human_seconds(left * stepping.seconds() / model->step()) : "done";
-    log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
-              fmt::formatted_size("{}", model->total_steps()), model->total_steps(), r.time,
-              r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
-              human_seconds(dt_wall), eta);
-    const bool last = model->step() == model->total_steps();
-    const bool interrupted = any_rank_interrupted();
-    if (last || interrupted || (out.interval > 0 && model->step() % out.interval == 0)) {
-      ScopedPhase p(summary.timers, "output");
-      write_fields(writer, *model, out);
-      if (last || interrupted)
-        for (const auto& plugin : plugins) plugin->finish();
-    }
-    if (interrupted && !last) {
-      summary.status = "interrupted";
-      summary.message = fmt::format("interrupted by Ctrl-C after step {}", model->step());
-      log::warn("{}: state written", summary.message);
-      status = 130;
-      break;
-    }
-  }
-  std::signal(SIGINT, SIG_DFL);
+  const int status = step_loop(*model, plugins, writer, out, summary);
   const halo::HaloStats comm = halo.total();
   summary.timers.add("halo_comm", comm.comm_seconds);
   summary.timers.add("halo_wait", comm.wait_seconds);
@@ -227,7 +242,7 @@ int run_case(const RunOptions& opt) {
   summary.gather(MPI_COMM_WORLD);
   const std::string json_text =
       summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
-                      {be->name(), be->precision(), chosen.description});
+                      {be.name(), be.precision(), chosen.description});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
   if (log::rank() == 0) output::write_text_atomic(json, json_text);
   log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),

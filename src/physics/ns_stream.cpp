@@ -10,7 +10,6 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
-#include <numeric>
 #include <queue>
 #include <set>
 
@@ -177,18 +176,10 @@ SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
           solvers::all_gather(mine.patch), solvers::all_gather(mine.outlet_edges)};
 }
 
-// 3D: the surface F of the faces whose flux is data (every rank builds the same from the gathered
-// faces, numbering edges and nodes in gid order), split by topology::tree_cotree: s = 0 on the
-// spanning tree T of F's edges (a surface gradient is a gradient, in the null space of C, so this
-// gauge loses nothing), every face of the cotree T* gives its parent edge from its flux, and each
-// generator is a chain of the model (the 3D counterpart of a 2D boundary constant; one that only
-// carries a circulation adds nothing and its capacitance row is zero). A closed component (no
-// rim on an outlet) must carry zero net flux: its root face's equation checks it.
-StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
-                                  const std::vector<real>& flux, const std::string& case_path) {
-  const SurfaceFaces g = gather_surface(m, s, flux);
-  const std::size_t nf = g.flux.size();
-  std::map<std::int64_t, index> edge_at, node_at;
+// F as a topology::Surface, its edges and nodes numbered densely in gid order (every rank
+// numbers the same gathered faces the same way); edge_at maps an edge gid to its number.
+topology::Surface make_surface(const SurfaceFaces& g, std::map<std::int64_t, index>& edge_at) {
+  std::map<std::int64_t, index> node_at;
   for (std::int64_t e : g.edge) edge_at.emplace(e, 0);
   for (std::int64_t n : g.ends) node_at.emplace(n, 0);
   index k = 0;
@@ -199,7 +190,7 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
   surface.n_nodes = static_cast<index>(node_at.size());
   surface.edge_nodes.resize(edge_at.size());
   surface.rim.assign(edge_at.size(), 0);
-  for (std::size_t f = 0; f < nf; ++f) {
+  for (std::size_t f = 0; f < g.flux.size(); ++f) {
     std::array<index, 3> edges{};
     std::array<real, 3> signs{};
     for (int j = 0; j < 3; ++j) {
@@ -213,8 +204,14 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
   }
   for (std::int64_t gid : g.outlet_edges)
     if (const auto it = edge_at.find(gid); it != edge_at.end()) surface.rim[it->second] = 1;
-  const topology::TreeCotree t = topology::tree_cotree(surface);
-  const std::vector<real> value = topology::surface_edge_values(surface, t, g.flux);
+  return surface;
+}
+
+// A closed component (no rim on an outlet) must carry zero net flux: its root face's equation,
+// left out of the edge values, checks it.
+void check_closed_components(const topology::Mesh& m, const SurfaceFaces& g,
+                             const topology::Surface& surface, const topology::TreeCotree& t,
+                             const std::vector<real>& value, const std::string& case_path) {
   real scale = 0;
   for (real x : g.flux) scale += std::abs(x);
   for (index f : t.root_faces) {
@@ -228,6 +225,21 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
           "surface (a single-valued vector potential): balance its velocity patches",
           case_path, m.patches[static_cast<std::size_t>(g.patch[f])].name, residual, scale);
   }
+}
+
+// 3D: the surface F of the faces whose flux is data, split by topology::tree_cotree: s = 0 on
+// the spanning tree T of F's edges (a surface gradient is a gradient, in the null space of C, so
+// this gauge loses nothing), every face of the cotree T* gives its parent edge from its flux,
+// and each generator is a chain of the model (the 3D counterpart of a 2D boundary constant; one
+// that only carries a circulation adds nothing and its capacitance row is zero).
+StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
+                                  const std::vector<real>& flux, const std::string& case_path) {
+  const SurfaceFaces g = gather_surface(m, s, flux);
+  std::map<std::int64_t, index> edge_at;
+  const topology::Surface surface = make_surface(g, edge_at);
+  const topology::TreeCotree t = topology::tree_cotree(surface);
+  const std::vector<real> value = topology::surface_edge_values(surface, t, g.flux);
+  check_closed_components(m, g, surface, t, value, case_path);
   StreamBoundary out;
   out.fixed.assign(static_cast<std::size_t>(m.n_edges), 0);
   out.value.assign(out.fixed.size(), 0);
@@ -246,7 +258,7 @@ StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
       if (local[e] != kNone) chain[e] = h[local[e]];
     out.chains.push_back(std::move(chain));
     std::set<int> patches;
-    for (std::size_t f = 0; f < nf; ++f)
+    for (std::size_t f = 0; f < g.flux.size(); ++f)
       for (index e : surface.face_edges[f])
         if (h[e] != 0) patches.insert(g.patch[f]);
     out.chain_patches.push_back(patch_names(m, patches));
