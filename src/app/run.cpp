@@ -150,8 +150,6 @@ void print_step(const physics::StepReport& r, const physics::Model& model, doubl
 // (0 done, 1 a solve failed, 130 interrupted) and fills the summary's status.
 int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
               const OutputSettings& out, RunSummary& summary) {
-  g_interrupted = 0;
-  std::signal(SIGINT, on_sigint);
   Timer stepping;
   int status = 0;
   while (model.step() < model.total_steps()) {
@@ -189,11 +187,13 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
       break;
     }
   }
-  std::signal(SIGINT, SIG_DFL);
   return status;
 }
 
 int run_case(const RunOptions& opt) {
+  // From the start: a Ctrl-C during the set-up stops the run after its first step.
+  g_interrupted = 0;
+  std::signal(SIGINT, on_sigint);
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
   int nranks = 1;
@@ -235,6 +235,7 @@ int run_case(const RunOptions& opt) {
   if (!model->steady()) write_fields(writer, *model, out);
 
   const int status = step_loop(*model, plugins, writer, out, summary);
+  std::signal(SIGINT, SIG_DFL);
   const halo::HaloStats comm = halo.total();
   summary.timers.add("halo_comm", comm.comm_seconds);
   summary.timers.add("halo_wait", comm.wait_seconds);

@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "physics/heat_setup.hpp"
+#include "physics/time_control.hpp"
 #include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
@@ -139,20 +140,11 @@ void HeatModel::read_time(const config::Case& c) {
   steady_ = c.choice("time.mode", modes) == "steady";
   if (!steady_) {
     theta_ = c.choice("time.scheme", schemes, "crank-nicolson") == "backward-euler" ? 1.0 : 0.5;
-    dt_ = c.require<double>("time.dt");
-    if (!(dt_ > 0)) c.fail("time.dt", fmt::format("must be > 0, got {}", dt_));
-    t_ = c.get<double>("time.start", 0.0);
-    if (c.has("time.steps") == c.has("time.end"))
-      c.fail("time", "give exactly one of time.steps and time.end");
-    if (c.has("time.steps")) {
-      n_steps_ = static_cast<int>(c.require<long long>("time.steps"));
-      if (n_steps_ < 1) c.fail("time.steps", "must be >= 1");
-    } else {
-      const double end = c.require<double>("time.end");
-      if (!(end > t_)) c.fail("time.end", fmt::format("must be > time.start = {}", t_));
-      n_steps_ = static_cast<int>(std::ceil((end - t_) / dt_ - 1e-9));
-      dt_ = (end - t_) / n_steps_;  // land exactly on the end time
-    }
+    // A fixed step for the whole run: M/dt is part of the matrix assembled once.
+    const TimeControl time(c, false);
+    t_ = time.start();
+    dt_ = time.fixed_dt();
+    n_steps_ = time.total_steps(0, t_, dt_);
   }
   pcg_options_.relative_tolerance = c.get<double>("solver.tolerance", 1e-10);
   pcg_options_.absolute_tolerance = c.get<double>("solver.absolute_tolerance", 0.0);

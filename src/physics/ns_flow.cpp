@@ -22,7 +22,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       be_(be),
       halo_(halo),
       setup_(read_setup(c, m)),
-      time_(c),
+      time_(c, true),
       t_(time_.start()),
       name_(std::move(name)),
       convection_(m, be, halo, setup_.upwind) {

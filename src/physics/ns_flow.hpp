@@ -13,7 +13,7 @@
 #include "physics/model.hpp"
 #include "physics/ns_operators.hpp"
 #include "physics/ns_setup.hpp"
-#include "physics/ns_time.hpp"
+#include "physics/time_control.hpp"
 
 namespace scfd::physics::ns {
 
@@ -64,7 +64,7 @@ class FlowModel : public Model, public FlowAccess {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Setup setup_;
-  const TimeControl time_;
+  const physics::TimeControl time_;
   std::vector<real> mass_host_;         // M per local face
   std::unique_ptr<Coefficients> coef_;  // set once in the constructor
   FieldPtr u_;                          // faces: U of the current step, with ghosts

@@ -1,5 +1,5 @@
-// Step-size control of the Navier–Stokes models (see ns_time.hpp).
-#include "physics/ns_time.hpp"
+// The [time] section and the step-size control (see time_control.hpp).
+#include "physics/time_control.hpp"
 
 #include <fmt/format.h>
 
@@ -8,13 +8,13 @@
 
 #include "physics/model.hpp"
 
-namespace scfd::physics::ns {
+namespace scfd::physics {
 
-TimeControl::TimeControl(const config::Case& c) {
+TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
   start_ = c.get<double>("time.start", 0.0);
-  if (c.has("time.dt") == c.has("time.cfl"))
+  if (cfl_allowed && c.has("time.dt") == c.has("time.cfl"))
     c.fail("time", "give exactly one of time.dt (fixed step) and time.cfl (target CFL number)");
-  if (c.has("time.dt")) {
+  if (!cfl_allowed || c.has("time.dt")) {
     dt_ = c.require<double>("time.dt");
     if (!(dt_ > 0)) c.fail("time.dt", fmt::format("must be > 0, got {}", dt_));
   } else {
@@ -64,4 +64,4 @@ double TimeControl::next(int step, double t, double rate, double last_dt) const 
   return dt;
 }
 
-}  // namespace scfd::physics::ns
+}  // namespace scfd::physics

@@ -1,5 +1,6 @@
-// The [time] section of a Navier–Stokes case and the step-size control (docs/case-file.md):
-// a fixed time.dt, which lands exactly on time.end, or a step from a target CFL number,
+// The [time] section of a transient case and the step-size control (docs/case-file.md): a fixed
+// time.dt, shortened so that a whole number of steps lands exactly on time.end, or (where the
+// model allows it: Navier–Stokes) a step from a target CFL number,
 // dt = min(time.dt_max, time.cfl / max_f (|U_f| cfl_weight_f)), growing by at most 20% a step
 // (smooth growth keeps AB2 accurate); the run ends after time.steps steps or at time.end.
 // Internal to the physics module.
@@ -7,14 +8,17 @@
 
 #include "config/case.hpp"
 
-namespace scfd::physics::ns {
+namespace scfd::physics {
 
 class TimeControl {
  public:
-  // InputError for missing, conflicting or non-positive keys.
-  explicit TimeControl(const config::Case& c);
+  // InputError for missing, conflicting or non-positive keys. Without `cfl_allowed`, time.dt is
+  // required and time.cfl is not a key of the model.
+  TimeControl(const config::Case& c, bool cfl_allowed);
 
   double start() const { return start_; }
+  // The fixed step (landing on time.end) and, with a fixed step or time.steps, the step count.
+  double fixed_dt() const { return dt_; }
   // Whether next() needs the CFL rate (a CFL-controlled step).
   bool cfl_controlled() const { return !fixed_; }
   // The steps of the whole run after `step` steps at time t with last step size last_dt (0
@@ -33,4 +37,4 @@ class TimeControl {
   int steps_ = 0;        // 0: run to end_ under CFL control
 };
 
-}  // namespace scfd::physics::ns
+}  // namespace scfd::physics
