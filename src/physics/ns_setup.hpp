@@ -1,8 +1,8 @@
 // Host-side set-up of the Navier–Stokes models (docs/methods.md): the case-file sections
 // [fluid], [convection], [boundary.*], [initial], [verification] and the solver tolerances, and
 // the boundary data evaluated at a time. Computed on the host (boundary data once per step when
-// it varies) and uploaded as Fields by the model. The [time] section is time_control.hpp's; [probes],
-// [forces] and [output.lines.*] belong to the plugins (physics/plugins/).
+// it varies) and uploaded as Fields by the model. The [time] section is time_control.hpp's;
+// [probes], [forces] and [output.lines.*] belong to the plugins (physics/plugins/).
 #pragma once
 
 #include <string>

@@ -325,37 +325,28 @@ real GlBackend::max_abs(const Field& x, index n) const {
   return state_->reduce_partials<1>(groups, "reduce_partials_max")[0];
 }
 
-void GlBackend::axpy(real a, const Field& x, Field& y) const {
+// The element-wise kernels with one scalar: buffer 0 x, buffer 1 y (updated), uniforms a and n.
+void GlBackend::scalar_update(const char* kernel, real a, const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program("axpy");
+  gl::Program& prog = state_->program(kernel);
   buffer(x).bind(0);
   buffer(y).bind(1);
   prog.set_real("a", a);
   prog.set("n", u32(y.size()));
   prog.dispatch(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::axpy(real a, const Field& x, Field& y) const {
+  scalar_update("axpy", a, x, y);
 }
 
 void GlBackend::xpay(const Field& x, real a, Field& y) const {
-  check_same_size(x, y);
-  if (y.size() == 0) return;
-  gl::Program& prog = state_->program("xpay");
-  buffer(x).bind(0);
-  buffer(y).bind(1);
-  prog.set_real("a", a);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  scalar_update("xpay", a, x, y);
 }
 
 void GlBackend::scale(real a, const Field& x, Field& y) const {
-  check_same_size(x, y);
-  if (y.size() == 0) return;
-  gl::Program& prog = state_->program("scale");
-  buffer(x).bind(0);
-  buffer(y).bind(1);
-  prog.set_real("a", a);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  scalar_update("scale", a, x, y);
 }
 
 void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {

@@ -90,6 +90,7 @@ class GlBackend final : public Backend {
   friend class GlNodeSystem;  // applies itself through device_mesh() and the Operators
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
+  void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
   scfd::gl::Precision precision_;
   std::unique_ptr<State> state_;
 };
