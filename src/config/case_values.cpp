@@ -172,6 +172,7 @@ std::string describe(const toml::node& node) {
 
 std::optional<ConvertError> convert(const toml::node& node, double& out) {
   if (const auto* f = node.as_floating_point()) {
+    if (!std::isfinite(f->get())) return mismatch(node, "a finite number");
     out = f->get();
     return std::nullopt;
   }

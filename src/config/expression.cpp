@@ -115,6 +115,7 @@ class Parser {
     skip_space();
     if (pos_ != text_.size()) fail(fmt::format("unexpected '{}'", text_[pos_]), pos_);
     check_depth();
+    check_constants();
     return std::move(code_);
   }
 
@@ -282,6 +283,16 @@ class Parser {
     push(value);
   }
 
+  // Every constant of the program (a number, or a part folded at compile time: 1/0, log(-1),
+  // 10^400) must be finite: a field of the case is finite everywhere.
+  void check_constants() const {
+    for (const Instruction& in : code_)
+      if (in.op == Op::kPush && !std::isfinite(in.value))
+        throw input_error(
+            "in formula '{}': a constant part evaluates to {} (a field must be finite)", text_,
+            nonfinite_name(in.value));
+  }
+
   void check_depth() const {
     int depth = 0;
     for (const Instruction& in : code_) {
@@ -299,6 +310,12 @@ class Parser {
 };
 
 }  // namespace
+
+const char* nonfinite_name(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return "finite";
+}
 
 Expression Expression::constant(double value) {
   Expression e;

@@ -21,6 +21,9 @@
 
 namespace scfd::config {
 
+// "NaN", "inf" or "-inf" for a value that is not finite (for messages), else "finite".
+const char* nonfinite_name(double v);
+
 class Expression {
  public:
   // The constant 0.

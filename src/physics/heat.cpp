@@ -14,7 +14,9 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "physics/formula_check.hpp"
 #include "physics/heat_setup.hpp"
+#include "physics/solver_settings.hpp"
 #include "physics/time_control.hpp"
 #include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
@@ -42,6 +44,9 @@ class HeatModel final : public Model {
 
  private:
   void read_time(const config::Case& c);
+  void check_formulas(const config::Case& c) const;
+  // SolveError on every rank when `v` (from the formulas at time t) is not finite somewhere.
+  void check_finite(const std::vector<real>& v, double t) const;
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
   std::vector<real> temperature() const;
@@ -74,6 +79,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
                      halo::Halo& halo)
     : m_(m), be_(be), nodes_(halo.plan(halo::Entity::node)), setup_(heat::read_setup(c, m)) {
   read_time(c);
+  check_formulas(c);
   const auto nn = static_cast<std::size_t>(m.n_nodes);
   // Lumped heat capacity and convection coefficients.
   mass_.assign(nn, 0);
@@ -124,6 +130,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
 
   // Initial condition (Dirichlet nodes take their boundary value).
   const config::Expression init = c.function("initial.temperature", 0.0);
+  check_formula(c, "initial.temperature", init, m.node_x, t_);
   std::vector<real> t0(nn);
   for (std::size_t n = 0; n < nn; ++n) {
     const Vec3& x = m.node_x[n];
@@ -146,11 +153,32 @@ void HeatModel::read_time(const config::Case& c) {
     dt_ = time.fixed_dt();
     n_steps_ = time.total_steps(0, t_, dt_);
   }
-  pcg_options_.relative_tolerance = c.get<double>("solver.tolerance", 1e-10);
+  pcg_options_.relative_tolerance = read_tolerance(c, "solver.tolerance", 1e-10);
   pcg_options_.absolute_tolerance = c.get<double>("solver.absolute_tolerance", 0.0);
-  pcg_options_.max_iterations = static_cast<int>(c.get<long long>("solver.max_iterations", 5000));
+  if (!(pcg_options_.absolute_tolerance >= 0)) c.fail("solver.absolute_tolerance", "must be >= 0");
+  pcg_options_.max_iterations = read_max_iterations(c);
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
+}
+
+void HeatModel::check_formulas(const config::Case& c) const {
+  check_formula(c, "material.source", setup_.source, m_.node_x, t_);
+  for (const auto& bc : setup_.bcs) {
+    const std::string key = "boundary." + m_.patches[static_cast<std::size_t>(bc.patch)].name +
+                            (bc.kind == heat::BcKind::convection ? ".ambient" : ".value");
+    check_formula(c, key, bc.value, patch_points(m_, bc.patch), t_);
+  }
+  if (setup_.has_exact) check_formula(c, "verification.temperature", setup_.exact, m_.node_x, t_);
+}
+
+// The formulas were checked at t = time.start when the case was read; later times meet this.
+void HeatModel::check_finite(const std::vector<real>& v, double t) const {
+  const bool finite = std::all_of(v.begin(), v.end(), [](real x) { return std::isfinite(x); });
+  if (solvers::global_min(finite ? 1 : 0) == 0)
+    throw SolveError(
+        fmt::format("the source or boundary values at t = {:.6g} are not finite: "
+                    "check the formulas of [material] and [boundary.*]",
+                    t));
 }
 
 std::vector<real> HeatModel::load_vector(double t) const {
@@ -167,6 +195,7 @@ std::vector<real> HeatModel::load_vector(double t) const {
       f[bc.nodes[k]] += h * bc.value(x.x, x.y, x.z, t) * bc.area[k];
     }
   }
+  check_finite(f, t);
   return f;
 }
 
@@ -179,6 +208,7 @@ std::vector<real> HeatModel::dirichlet_values(double t) const {
     g[n] = setup_.bcs[static_cast<std::size_t>(b)].value(x.x, x.y, x.z, t);
   }
   nodes_.exchange(std::span<real>(g));
+  check_finite(g, t);
   return g;
 }
 

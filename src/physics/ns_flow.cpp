@@ -26,6 +26,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       t_(time_.start()),
       name_(std::move(name)),
       convection_(m, be, halo, setup_.upwind) {
+  check_formulas(c, m, setup_, t_);
   const Geometry g = build_geometry(m, setup_, halo);
   const auto [fallback_faces, fallback_duals] = solvers::global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});

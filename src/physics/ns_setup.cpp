@@ -17,6 +17,10 @@
 #include "config/suggest.hpp"
 #include "core/error.hpp"
 #include "physics/boundary_tables.hpp"
+#include "physics/formula_check.hpp"
+#include "physics/model.hpp"
+#include "physics/solver_settings.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -65,13 +69,12 @@ void read_boundaries(const config::Case& c, const topology::Mesh& m, Setup& s) {
 }
 
 void read_solver(const config::Case& c, Setup& s) {
-  s.momentum.relative_tolerance = c.get<double>("solver.momentum_tolerance", 1e-9);
-  s.pressure.relative_tolerance = c.get<double>("solver.pressure_tolerance", 1e-9);
-  for (const char* key : {"solver.momentum_tolerance", "solver.pressure_tolerance"})
-    if (!(c.get<double>(key, 1e-9) > 0)) c.fail(key, "must be > 0");
-  const auto max_it = static_cast<int>(c.get<long long>("solver.max_iterations", 5000));
-  if (max_it < 1) c.fail("solver.max_iterations", "must be >= 1");
-  s.momentum.max_iterations = s.pressure.max_iterations = max_it;
+  for (auto [key, options] : {std::pair{"solver.momentum_tolerance", &s.momentum},
+                              std::pair{"solver.pressure_tolerance", &s.pressure}}) {
+    options->relative_tolerance = read_tolerance(c, key, 1e-9);
+    if (!(options->relative_tolerance > 0)) c.fail(key, "must be > 0");
+  }
+  s.momentum.max_iterations = s.pressure.max_iterations = read_max_iterations(c);
 }
 
 void read_fluid(const config::Case& c, Setup& s) {
@@ -106,6 +109,23 @@ Setup read_setup(const config::Case& c, const topology::Mesh& m) {
   if (s.has_exact) read_velocity(c, "verification.velocity_", m.dim, s.exact);
   read_solver(c, s);
   return s;
+}
+
+void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup& s, double t) {
+  const std::vector<Vec3> everywhere = mesh_points(m);
+  for (int d = 0; d < m.dim; ++d) {
+    check_formula(c, std::string("initial.velocity_") + kAxis[d], s.initial[d], everywhere, t);
+    if (s.has_exact)
+      check_formula(c, std::string("verification.velocity_") + kAxis[d], s.exact[d], everywhere, t);
+  }
+  for (const BoundaryCondition& bc : s.bcs) {
+    const std::string key = "boundary." + m.patches[static_cast<std::size_t>(bc.patch)].name;
+    const std::vector<Vec3> points = patch_points(m, bc.patch);
+    if (bc.kind == BcKind::outlet) check_formula(c, key + ".pressure", bc.pressure, points, t);
+    if (bc.kind == BcKind::wall || bc.kind == BcKind::velocity)
+      for (int d = 0; d < m.dim; ++d)
+        check_formula(c, key + ".velocity_" + kAxis[d], bc.u[d], points, t);
+  }
 }
 
 namespace {
@@ -176,6 +196,16 @@ BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, ha
   }
   halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge)
       .exchange(std::span<real>(b.circulation));
+  // The formulas were checked at the nodes and face centres when the case was read; this catches
+  // the other points they are evaluated at, and later times.
+  bool finite = true;
+  for (const std::vector<real>* v : {&b.flux, &b.velocity, &b.pressure, &b.circulation})
+    for (real x : *v) finite = finite && std::isfinite(x);
+  if (solvers::global_min(finite ? 1 : 0) == 0)
+    throw SolveError(
+        fmt::format("the boundary data at t = {:.6g} is not finite: check the formulas "
+                    "of the [boundary.*] tables",
+                    t));
   return b;
 }
 

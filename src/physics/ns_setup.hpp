@@ -49,7 +49,11 @@ struct Setup {
 // values (one line naming the file and key).
 Setup read_setup(const config::Case& c, const topology::Mesh& m);
 
-// Boundary data at time t.
+// Collective: InputError when a formula of the setup is not finite on this mesh at time t
+// (formula_check.hpp).
+void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup& s, double t);
+
+// Boundary data at time t. Collective; SolveError (on every rank) when a value is not finite.
 struct BoundaryData {
   std::vector<real> flux;         // per local face: A_f u·n on fixed boundary faces, else 0
   std::vector<real> velocity;     // 3 per owned boundary face: the inflow velocity

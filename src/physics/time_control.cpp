@@ -27,14 +27,23 @@ TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
   if (c.has("time.steps") == c.has("time.end"))
     c.fail("time", "give exactly one of time.steps and time.end");
   if (c.has("time.steps")) {
-    steps_ = static_cast<int>(c.require<long long>("time.steps"));
-    if (steps_ < 1) c.fail("time.steps", "must be >= 1");
+    const long long steps = c.require<long long>("time.steps");
+    if (steps < 1 || steps > kMaxSteps)
+      c.fail("time.steps", fmt::format("must be between 1 and {}, got {}", kMaxSteps, steps));
+    steps_ = static_cast<int>(steps);
   } else {
     to_end_ = true;
     end_ = c.require<double>("time.end");
     if (!(end_ > start_)) c.fail("time.end", fmt::format("must be > time.start = {}", start_));
+    // The fewest steps the run can take: at dt, or at dt_max under CFL control.
+    const double least = std::ceil((end_ - start_) / (fixed_ ? dt_ : dt_max_) - 1e-9);
+    if (!(least <= kMaxSteps))
+      c.fail(fixed_ ? "time.dt" : "time.dt_max",
+             fmt::format("{:.3g} steps to time.end = {} (at most {} are run): a larger step or an "
+                         "earlier end",
+                         least, end_, kMaxSteps));
     if (fixed_) {  // land exactly on the end time
-      steps_ = static_cast<int>(std::ceil((end_ - start_) / dt_ - 1e-9));
+      steps_ = static_cast<int>(least);
       dt_ = (end_ - start_) / steps_;
     }
   }
@@ -45,7 +54,8 @@ int TimeControl::total_steps(int step, double t, double last_dt) const {
   const double left = end_ - t;
   if (left <= 1e-12 * std::max(1.0, std::abs(end_))) return step;
   const double dt = last_dt > 0 ? last_dt : dt_max_;
-  return step + std::max(1, static_cast<int>(std::ceil(left / dt - 1e-9)));
+  const double more = std::min(std::ceil(left / dt - 1e-9), static_cast<double>(kMaxSteps));
+  return step + std::max(1, static_cast<int>(more));
 }
 
 double TimeControl::next(int step, double t, double rate, double last_dt) const {

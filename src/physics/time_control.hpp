@@ -10,6 +10,9 @@
 
 namespace scfd::physics {
 
+// The most steps one run may take (more is a mistake in time.dt, time.end or time.steps).
+inline constexpr long long kMaxSteps = 1'000'000'000;
+
 class TimeControl {
  public:
   // InputError for missing, conflicting or non-positive keys. Without `cfl_allowed`, time.dt is

@@ -1,0 +1,23 @@
+// The shared [solver] keys (see solver_settings.hpp).
+#include "physics/solver_settings.hpp"
+
+#include <fmt/format.h>
+
+namespace scfd::physics {
+
+int read_max_iterations(const config::Case& c) {
+  const long long n = c.get<long long>("solver.max_iterations", 5000);
+  if (n < 1 || n > kMaxIterationsLimit)
+    c.fail("solver.max_iterations",
+           fmt::format("must be between 1 and {}, got {}", kMaxIterationsLimit, n));
+  return static_cast<int>(n);
+}
+
+double read_tolerance(const config::Case& c, const std::string& key, double default_value) {
+  const double tol = c.get<double>(key, default_value);
+  if (!(tol >= 0 && tol < 1))
+    c.fail(key, fmt::format("must be >= 0 and < 1 (a relative residual), got {}", tol));
+  return tol;
+}
+
+}  // namespace scfd::physics
