@@ -65,6 +65,26 @@ void build_regions(const RawMesh& raw, const detail::Numbering& num, Mesh& m) {
   }
 }
 
+// Boundary conditions and materials are given by group name: two groups of one name, or a group
+// without faces (cells), would make a case silently apply to the wrong faces or to none.
+template <typename Group>
+void check_groups(const Mesh& m, const std::vector<Group>& groups, const char* kind,
+                  const char* elements, index (*count)(const Group&)) {
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j)
+      if (groups[j].name == groups[i].name)
+        throw input_error(
+            "{}: physical groups {} and {} are both named '{}': each {} needs its own name "
+            "(the case file refers to it by name)",
+            m.source, groups[j].tag, groups[i].tag, groups[i].name, kind);
+    if (count(groups[i]) == 0)
+      throw input_error(
+          "{}: physical group '{}' (tag {}) contains no {}: a {} needs at least one (give it "
+          "some or remove the group from the mesh)",
+          m.source, groups[i].name, groups[i].tag, elements, kind);
+  }
+}
+
 }  // namespace
 
 Mesh build_mesh(const RawMesh& raw, const BuildOptions& options, std::vector<std::string>* notes) {
@@ -78,10 +98,16 @@ Mesh build_mesh(const RawMesh& raw, const BuildOptions& options, std::vector<std
   const std::vector<index> bfaces = apply_numbering(raw, cells, num, m);
   build_regions(raw, num, m);
   detail::build_faces(raw, bfaces, m);
+  check_groups<Region>(m, m.regions, "region", m.dim == 2 ? "triangles" : "tetrahedra",
+                       [](const Region& r) { return r.n_cells; });
+
   const std::vector<index> cell_edges = detail::build_edges(m);
   detail::build_curl(cell_edges, m);
   detail::build_adjacency(m);
   detail::build_patch_lists(m);
+  check_groups<Patch>(m, m.patches, "boundary patch",
+                      m.dim == 2 ? "boundary lines" : "boundary triangles",
+                      [](const Patch& p) { return static_cast<index>(p.faces.size()); });
   detail::compute_geometry(cell_edges, m);
   // A serial mesh owns every entity (partition::distribute makes the per-rank meshes).
   m.n_owned_nodes = m.n_nodes;

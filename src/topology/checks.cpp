@@ -3,8 +3,9 @@
 //
 // Signed volume of a simplex with nodes x0..xd:
 //   2D: A = ((x1-x0) × (x2-x0))_z / 2,   3D: V = ((x1-x0) × (x2-x0))·(x3-x0) / 6.
-// A cell is degenerate when |V| <= 1e-12 h^d (h its longest edge). A mesh whose cells are all
-// negative (a 2D mesh seen from -z) is reoriented by swapping local nodes 0 and 1; with mixed
+// Coordinates must keep the mesh between 1e-30 and 1e30 in size (the geometry multiplies four
+// lengths). A cell is degenerate when |V| <= 1e-12 h^d (h its longest edge). A mesh whose cells are
+// all negative (a 2D mesh seen from -z) is reoriented by swapping local nodes 0 and 1; with mixed
 // signs the minority is reported as inverted. Duplicate nodes are found by sorting the used
 // nodes by their coordinates quantised at 1e-12 of the bounding-box diagonal (O(n log n)).
 // Reference: P. J. Frey, P.-L. George, "Mesh Generation", 2nd ed. (2008), §1.6 (mesh validity).
@@ -28,6 +29,7 @@ namespace {
 using mesh_io::RawMesh;
 
 constexpr real kRelTol = 1e-12;
+constexpr real kMinExtent = 1e-30, kMaxExtent = 1e30;
 
 real bounding_box_diagonal(const RawMesh& raw, Vec3& lo) {
   lo = raw.nodes[0];
@@ -159,10 +161,24 @@ void check_nodes(const RawMesh& raw, const std::vector<index>& cells, real diag,
 
 }  // namespace
 
+// The geometry multiplies up to four lengths (|a x b|^2 in a 3D circumcentre): coordinates far
+// from 1 in size would overflow or underflow a double there and leave NaN volumes and qualities.
+void check_scale(const RawMesh& raw, real diag) {
+  real far = 0;
+  for (const Vec3& p : raw.nodes)
+    far = std::max({far, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+  if (!(diag >= kMinExtent && far <= kMaxExtent))
+    throw input_error(
+        "{}: the mesh extends over {:.3g} with coordinates up to {:.3g}: the geometry needs "
+        "sizes between {:g} and {:g} (rescale the mesh, e.g. to metres)",
+        raw.source, diag, far, kMinExtent, kMaxExtent);
+}
+
 std::vector<index> checked_cells(const RawMesh& raw, std::vector<std::string>* notes) {
   check_shape(raw);
   Vec3 lo;
   const real diag = bounding_box_diagonal(raw, lo);
+  check_scale(raw, diag);
   if (raw.dim == 2) check_planar(raw, diag);
   std::vector<index> cells = raw.cells;
   orient_cells(raw, cells, notes);

@@ -49,6 +49,10 @@ const BadMesh kBadMeshes[] = {
     {"face-three-tets.msh", "shared by 3 elements"},
     {"untagged-boundary-face.msh", "in no physical group"},
     {"nonplanar-triangles.msh", "not planar"},
+    {"empty-group.msh", "physical group 'inlet' (tag 3) contains no boundary lines"},
+    {"duplicate-group-name.msh", "physical groups 1 and 3 are both named 'walls'"},
+    {"tiny-coordinates.msh", "the mesh extends over 1.41e-160"},
+    {"huge-coordinates.msh", "coordinates up to 1e+100"},
 };
 
 // Shows the file name, not the bytes, in test names and failure messages.

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "core/error.hpp"
 #include "mesh_io/generate.hpp"
 #include "topology/build.hpp"
 #include "topology/fixtures.hpp"
@@ -121,18 +122,44 @@ TEST(TopologyConnectivity, PatchesOfGeneratedCube) {
 TEST(TopologyConnectivity, RegionsFromCellGroups) {
   RawMesh raw = grid_square(4, 4);
   for (std::size_t c = 0; c < raw.cell_group.size(); ++c) raw.cell_group[c] = c < 10 ? 0 : 8;
+  std::erase_if(raw.groups, [](const auto& g) { return g.dim == 2; });  // no cell is in "fluid"
   raw.groups.push_back({2, 8, "solid"});
   const Mesh m = build_mesh(raw, {.renumber = false});
-  ASSERT_EQ(m.regions.size(), 3U);  // fluid (declared, empty), solid, default
-  EXPECT_EQ(m.regions[0].name, "fluid");
-  EXPECT_EQ(m.regions[0].n_cells, 0);
-  EXPECT_EQ(m.regions[1].name, "solid");
-  EXPECT_EQ(m.regions[1].n_cells, m.n_cells - 10);
-  EXPECT_EQ(m.regions[2].name, "default");
-  EXPECT_EQ(m.regions[2].tag, 0);
-  EXPECT_EQ(m.cell_region[0], 2);
-  EXPECT_EQ(m.cell_region[10], 1);
+  ASSERT_EQ(m.regions.size(), 2U);  // solid, default
+  EXPECT_EQ(m.regions[0].name, "solid");
+  EXPECT_EQ(m.regions[0].n_cells, m.n_cells - 10);
+  EXPECT_EQ(m.regions[1].name, "default");
+  EXPECT_EQ(m.regions[1].tag, 0);
+  EXPECT_EQ(m.cell_region[0], 1);
+  EXPECT_EQ(m.cell_region[10], 0);
   expect_valid_mesh(m);
+}
+
+// A case names patches and regions: a group with no faces (cells), or two groups of one name,
+// would silently apply a condition to nothing or to the wrong faces.
+TEST(TopologyConnectivity, EmptyOrDuplicateGroupsAreInputErrors) {
+  const auto error = [](const RawMesh& raw) {
+    try {
+      build_mesh(raw);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  RawMesh empty_patch = grid_square(3, 3);
+  empty_patch.groups.push_back({1, 42, "inlet"});
+  EXPECT_EQ(error(empty_patch),
+            "test.msh: physical group 'inlet' (tag 42) contains no boundary lines: a boundary "
+            "patch needs at least one (give it some or remove the group from the mesh)");
+  RawMesh empty_region = grid_square(3, 3);
+  empty_region.groups.push_back({2, 43, "solid"});
+  EXPECT_NE(error(empty_region).find("physical group 'solid' (tag 43) contains no triangles"),
+            std::string::npos);
+  RawMesh twice = grid_square(3, 3);
+  for (auto& g : twice.groups)
+    if (g.name == "right") g.name = "left";
+  EXPECT_NE(error(twice).find("physical groups 1 and 2 are both named 'left'"), std::string::npos)
+      << error(twice);
 }
 
 TEST(TopologyConnectivity, PlaneAwayFromZeroAndTags) {

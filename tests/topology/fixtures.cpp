@@ -41,10 +41,15 @@ int side_group(int dim, const RawMesh& raw, const std::array<index, 3>& t) {
   return 9;
 }
 
+// The groups of the tags in use (a declared group without faces is an input error).
 void add_groups(RawMesh& raw) {
   const char* names[] = {"left", "right", "bottom", "top", "front", "back"};
-  for (int t = 1; t <= 2 * raw.dim; ++t) raw.groups.push_back({raw.dim - 1, t, names[t - 1]});
-  raw.groups.push_back({raw.dim - 1, 9, "wall"});
+  const auto used = [&](int tag) {
+    return std::find(raw.bface_group.begin(), raw.bface_group.end(), tag) != raw.bface_group.end();
+  };
+  for (int t = 1; t <= 2 * raw.dim; ++t)
+    if (used(t)) raw.groups.push_back({raw.dim - 1, t, names[t - 1]});
+  if (used(9)) raw.groups.push_back({raw.dim - 1, 9, "wall"});
   raw.groups.push_back({raw.dim, kRegionTag, "fluid"});
 }
 
