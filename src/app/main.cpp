@@ -1,10 +1,13 @@
 // streamcfd: the executable. Initialises MPI, dispatches to a subcommand, and turns errors into
-// exit codes: 0 success, 2 bad input (mesh, case file, command line: one line on stderr),
-// 3 internal check failure (SCFD_CHECK aborts all ranks).
+// exit codes: 0 success, 1 a run failed (during the set-up: a solver; later: run_loop.hpp),
+// 2 bad input (mesh, case file, command line: one line on stderr), 130 interrupted, 3 internal
+// check failure (SCFD_CHECK aborts all ranks; so does any other unexpected exception, which
+// could not be known to be on every rank).
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <map>
@@ -13,6 +16,7 @@
 #include "app/commands.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "physics/model.hpp"
 
 namespace {
 
@@ -52,6 +56,9 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported like a full disk,
+  // instead of killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -62,9 +69,18 @@ int main(int argc, char** argv) {
   } catch (const scfd::InputError& e) {
     if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", e.what());
     code = scfd::kExitInputError;
+  } catch (const scfd::physics::SolveError& e) {  // thrown on every rank alike
+    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", e.what());
+    code = 1;
+  } catch (const scfd::physics::Interrupted& e) {  // likewise
+    if (rank == 0) std::fprintf(stderr, "streamcfd: interrupted during the set-up: %s\n", e.what());
+    code = 130;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "streamcfd: error on rank %d: out of memory\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 4);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "streamcfd: internal error on rank %d: %s\n", rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
   }
   MPI_Finalize();
   return code;

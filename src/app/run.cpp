@@ -1,55 +1,47 @@
-// `streamcfd run CASE [--set key=value]... [--quiet] [--log FILE]`: the run loop shared by every
-// model. Reads the case and the mesh, makes the backend and the model, prints the effective
-// configuration, then advances step by step with one progress line per step (rank 0), writing
-// VTK output at the output interval and at the end, and a JSON summary. Ctrl-C stops after the
-// current step and writes that state; a solver failure stops the run with the message, the
-// output already written stays valid.
-// Exit codes: 0 done, 1 solver failure, 2 bad input, 130 interrupted.
+// `streamcfd run CASE [--set key=value]... [--quiet] [--dry-run] [--log FILE]`: the run shared by
+// every model. Reads the case and the mesh, makes the backend, the model and its plugins, prepares
+// the output folder, prints the effective configuration, runs the time loop (run_loop.hpp: one
+// progress line per step, output at the interval and at the end, one verdict of all ranks after
+// every step) and writes the JSON summary.
+// Exit codes: 0 done; 1 the run failed (a solver, divergence, a file that could not be written
+// after the start); 2 bad input, found before step 1 (mesh, case file, command line, an output
+// folder or file that cannot be created); 130 interrupted (Ctrl-C, or SIGTERM as mpirun and
+// batch systems send it): each with one line on stderr, on every rank count.
 #include <fmt/format.h>
 #include <mpi.h>
 
 #include <array>
-#include <csignal>
 #include <filesystem>
 #include <string_view>
 
 #include "app/backend_choice.hpp"
 #include "app/commands.hpp"
 #include "app/mesh_loading.hpp"
+#include "app/run_loop.hpp"
 #include "app/run_summary.hpp"
 #include "backend/registry.hpp"
 #include "config/case.hpp"
 #include "config/suggest.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/stop.hpp"
 #include "core/timer.hpp"
 #include "halo/halo.hpp"
 #include "output/atomic_file.hpp"
 #include "output/series_writer.hpp"
 #include "physics/model.hpp"
 #include "physics/plugins/plugin.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 namespace {
-
-volatile std::sig_atomic_t g_interrupted = 0;
-// First Ctrl-C: finish the step, write the state, stop. A second one kills the run at once.
-extern "C" void on_sigint(int) {
-  g_interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);
-}
 
 struct RunOptions {
   std::string case_file;
   std::vector<std::string> overrides;
   bool quiet = false;
+  bool dry_run = false;
   std::string log_file;
-};
-
-struct OutputSettings {
-  std::filesystem::path directory;
-  int interval = 0;
-  std::vector<std::string> fields;
 };
 
 BackendRequest read_backend_request(const config::Case& c) {
@@ -70,8 +62,12 @@ BackendRequest read_backend_request(const config::Case& c) {
 OutputSettings read_output(const config::Case& c, const physics::Model& model) {
   OutputSettings o;
   o.directory = c.directory() / c.get<std::string>("output.directory", "output");
-  o.interval = static_cast<int>(c.get<long long>("output.interval", 10));
-  if (o.interval < 0) c.fail("output.interval", "must be >= 0 (0: only the first and last step)");
+  const long long interval = c.get<long long>("output.interval", 10);
+  if (interval < 0 || interval > 1'000'000'000)
+    c.fail("output.interval",
+           fmt::format("must be between 0 (only the first and last step) and 1000000000, got {}",
+                       interval));
+  o.interval = static_cast<int>(interval);
   const std::vector<std::string> valid = model.field_names();
   o.fields = c.get<std::vector<std::string>>("output.fields", valid);
   for (const auto& f : o.fields)
@@ -79,37 +75,6 @@ OutputSettings read_output(const config::Case& c, const physics::Model& model) {
       c.fail("output.fields", fmt::format("unknown field '{}' (valid: {}){}", f,
                                           config::join(valid), config::did_you_mean(f, valid)));
   return o;
-}
-
-bool all_ranks_ok(bool ok) {
-  int v = ok ? 1 : 0, all = 0;
-  MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  return all != 0;
-}
-
-// Ctrl-C reaches the ranks at slightly different moments: they agree after each step.
-bool any_rank_interrupted() {
-  int v = g_interrupted ? 1 : 0, any = 0;
-  MPI_Allreduce(&v, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return any != 0;
-}
-
-std::filesystem::path write_fields(output::SeriesWriter& writer, physics::Model& model,
-                                   const OutputSettings& o) {
-  const std::vector<physics::HostField> fields = model.fields(o.fields);
-  std::vector<output::Field> points, cells;
-  for (const auto& f : fields)
-    (f.at_cells ? cells : points).push_back({f.name, f.components, f.data});
-  return writer.write(model.time(), model.step(), points, cells, all_ranks_ok);
-}
-
-// Seconds in the unit a person reads best: 850 µs, 12.3 ms, 4.56 s, 3.2 min, 1.5 h.
-std::string human_seconds(double s) {
-  if (s < 1e-3) return fmt::format("{:.0f} µs", s * 1e6);
-  if (s < 1) return fmt::format("{:.1f} ms", s * 1e3);
-  if (s < 120) return fmt::format("{:.2f} s", s);
-  if (s < 7200) return fmt::format("{:.1f} min", s / 60);
-  return fmt::format("{:.1f} h", s / 3600);
 }
 
 // The figures of the model and its plugins for the summary. After a failed step the state may
@@ -131,69 +96,45 @@ std::vector<std::pair<std::string, double>> run_figures(
   return figures;
 }
 
-using Plugins = std::vector<std::unique_ptr<physics::Plugin>>;
-
-// One progress line for a finished step.
-void print_step(const physics::StepReport& r, const physics::Model& model, double step_seconds,
-                double stepping_seconds) {
-  const int left = model.total_steps() - model.step();
-  const std::string eta =
-      left > 0 ? "ETA " + human_seconds(left * stepping_seconds / model.step()) : "done";
-  log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
-            fmt::formatted_size("{}", model.total_steps()), model.total_steps(), r.time,
-            r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
-            human_seconds(step_seconds), eta);
-}
-
-// The time loop: advance, sample, report, write at the output interval and at the end. Ctrl-C
-// (on any rank) ends it after the current step with that state written. Returns the exit code
-// (0 done, 1 a solve failed, 130 interrupted) and fills the summary's status.
-int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
-              const OutputSettings& out, RunSummary& summary) {
-  Timer stepping;
-  int status = 0;
-  while (model.step() < model.total_steps()) {
-    Timer step_timer;
-    physics::StepReport r;
-    try {
-      {
-        ScopedPhase p(summary.timers, "solve");
-        r = model.advance();
+// The output folder, made by rank 0 before anything is written (a file in the way, a folder that
+// cannot be made: one InputError on every rank, before step 1).
+void prepare_output_directory(const config::Case& c, const std::filesystem::path& dir) {
+  std::string error;
+  if (log::rank() == 0) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    const std::string why =
+        ec ? ec.message()
+           : (std::filesystem::is_directory(dir) ? std::string() : std::string("not a folder"));
+    if (!why.empty()) {
+      try {
+        c.fail("output.directory",
+               fmt::format("cannot make the folder '{}': {}", dir.string(), why));
+      } catch (const InputError& e) {
+        error = e.what();
       }
-      ScopedPhase p(summary.timers, "sampling");
-      for (const auto& plugin : plugins) plugin->after_step();
-    } catch (const physics::SolveError& e) {
-      log::warn("{} (the output written so far is complete)", e.what());
-      summary.status = "failed";
-      summary.message = e.what();
-      status = 1;
-      break;
-    }
-    summary.add_step(r);
-    print_step(r, model, step_timer.seconds(), stepping.seconds());
-    const bool last = model.step() == model.total_steps();
-    const bool interrupted = any_rank_interrupted();
-    if (last || interrupted || (out.interval > 0 && model.step() % out.interval == 0)) {
-      ScopedPhase p(summary.timers, "output");
-      write_fields(writer, model, out);
-      if (last || interrupted)
-        for (const auto& plugin : plugins) plugin->finish();
-    }
-    if (interrupted && !last) {
-      summary.status = "interrupted";
-      summary.message = fmt::format("interrupted by Ctrl-C after step {}", model.step());
-      log::warn("{}: state written", summary.message);
-      status = 130;
-      break;
     }
   }
-  return status;
+  solvers::agree_on_input_error(error);
+}
+
+// A text file that rank 0 writes (the effective case file, the summary): the error, or "".
+std::string write_on_rank0(const std::filesystem::path& path, const std::string& text) {
+  std::string error;
+  if (log::rank() == 0) {
+    try {
+      output::write_text_atomic(path, text);
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+  }
+  return solvers::first_message(error);
 }
 
 int run_case(const RunOptions& opt) {
-  // From the start: a Ctrl-C during the set-up stops the run after its first step.
-  g_interrupted = 0;
-  std::signal(SIGINT, on_sigint);
+  // From the start: a stop requested during the set-up ends the run after its first step.
+  clear_stop_request();
+  install_stop_handlers();
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
   int nranks = 1;
@@ -228,14 +169,29 @@ int run_case(const RunOptions& opt) {
             model->total_steps() == 1 ? "" : "s");
   for (const std::string& line : model->notes()) log::info("{}", line);
   log::info("backend: {}", chosen.description);
-  output::SeriesWriter writer(mesh, out.directory, model->name(), log::rank(), nranks);
-  if (log::rank() == 0)
-    output::write_text_atomic(out.directory / "case.effective.toml", c.effective_toml());
-  writer.write_boundary(all_ranks_ok);
-  if (!model->steady()) write_fields(writer, *model, out);
+  if (opt.dry_run) {
+    log::info("dry run: the case is valid; nothing was written");
+    return 0;
+  }
+  prepare_output_directory(c, out.directory);
+  for (const auto& plugin : plugins) plugin->start();
+  std::unique_ptr<output::SeriesWriter> writer;
+  std::string error;
+  try {
+    writer = std::make_unique<output::SeriesWriter>(mesh, out.directory, model->name(), log::rank(),
+                                                    nranks);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  solvers::agree_on_input_error(error);
+  const std::string effective =
+      write_on_rank0(out.directory / "case.effective.toml", c.effective_toml());
+  if (!effective.empty()) throw InputError(effective);
+  writer->write_boundary(all_ranks_ok);
+  if (!model->steady()) write_fields(*writer, *model, out);
 
-  const int status = step_loop(*model, plugins, writer, out, summary);
-  std::signal(SIGINT, SIG_DFL);
+  int status = step_loop(*model, plugins, *writer, out, summary);
+  remove_stop_handlers();
   const halo::HaloStats comm = halo.total();
   summary.timers.add("halo_comm", comm.comm_seconds);
   summary.timers.add("halo_wait", comm.wait_seconds);
@@ -245,8 +201,11 @@ int run_case(const RunOptions& opt) {
       summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
                       {be.name(), be.precision(), chosen.description});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
-  if (log::rank() == 0) output::write_text_atomic(json, json_text);
-  log::info("results: {} (open in ParaView), summary: {}", writer.pvd_path().string(),
+  if (const std::string failed = write_on_rank0(json, json_text); !failed.empty()) {
+    log::error("{}", failed);
+    if (status == 0) status = 1;
+  }
+  log::info("results: {} (open in ParaView), summary: {}", writer->pvd_path().string(),
             json.string());
   return status;
 }
@@ -260,6 +219,9 @@ Command add_run_command(CLI::App& app) {
   sub->add_option("--set", opt->overrides, "Override a case-file key: --set solver.tolerance=1e-8")
       ->type_name("KEY=VALUE");
   sub->add_flag("--quiet", opt->quiet, "Print nothing but errors");
+  sub->add_flag("--dry-run", opt->dry_run,
+                "Read the case and the mesh, set up the model, print the effective configuration, "
+                "and stop before step 1, writing nothing");
   sub->add_option("--log", opt->log_file, "Also write everything printed to FILE");
   return [opt] { return run_case(*opt); };
 }

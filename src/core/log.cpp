@@ -53,6 +53,9 @@ void write_info(const std::string& line) {
 void write_warn(const std::string& line) {
   if (state().rank == 0) emit(stderr, "warning: " + line, true);
 }
+void write_error(const std::string& line) {
+  if (state().rank == 0) emit(stderr, "streamcfd: error: " + line, true);
+}
 void write_all_ranks(const std::string& line) {
   emit(stdout, fmt::format("[rank {}] {}", state().rank, line), false);
 }

@@ -19,6 +19,7 @@ void set_file(const std::string& path);
 
 void write_info(const std::string& line);
 void write_warn(const std::string& line);
+void write_error(const std::string& line);
 void write_all_ranks(const std::string& line);
 
 template <typename... Args>
@@ -28,6 +29,12 @@ void info(fmt::format_string<Args...> f, Args&&... args) {
 template <typename... Args>
 void warn(fmt::format_string<Args...> f, Args&&... args) {
   write_warn(fmt::format(f, std::forward<Args>(args)...));
+}
+// The one line of a run that fails after it started (rank 0, even when quiet): the same form as
+// the errors of bad input, "streamcfd: error: ...".
+template <typename... Args>
+void error(fmt::format_string<Args...> f, Args&&... args) {
+  write_error(fmt::format(f, std::forward<Args>(args)...));
 }
 template <typename... Args>
 void all_ranks(fmt::format_string<Args...> f, Args&&... args) {

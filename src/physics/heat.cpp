@@ -41,6 +41,8 @@ class HeatModel final : public Model {
   std::vector<HostField> fields(const std::vector<std::string>& names) override;
   std::vector<std::string> field_names() const override { return {"temperature", "heat_flux"}; }
   std::vector<std::pair<std::string, double>> figures() override;
+  void keep_state() override;
+  void restore_state() override;
 
  private:
   void read_time(const config::Case& c);
@@ -67,6 +69,9 @@ class HeatModel final : public Model {
 
   std::vector<real> mass_, robin_;  // host copies (per node)
   std::vector<real> load_old_;      // f at the last time level, when loads depend on time
+  std::unique_ptr<Field> kept_t_;   // keep_state: T of the kept step, at kept_time_, kept_step_
+  double kept_time_ = 0;
+  int kept_step_ = 0;
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
   // M/Δt + θ(K + R) with the Dirichlet elimination, assembled once: d, θ and the weights are
@@ -246,11 +251,25 @@ StepReport HeatModel::advance() {
   be_.axpy(1, *dirichlet_, *t_field_);
 
   const solvers::PcgResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
-  if (!r.converged()) throw SolveError(fmt::format("step {}: {}", step_ + 1, r.message));
+  require_converged(r, fmt::format("step {}", step_ + 1));
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;
   ++step_;
   return {step_, t_, r.iterations, r.relative_residual, {}};
+}
+
+void HeatModel::keep_state() {
+  if (!kept_t_) kept_t_ = be_.make_field(m_.n_nodes);
+  be_.copy(*t_field_, *kept_t_);
+  kept_time_ = t_;
+  kept_step_ = step_;
+}
+
+void HeatModel::restore_state() {
+  SCFD_CHECK(kept_t_ != nullptr, "restore_state before keep_state");
+  be_.copy(*kept_t_, *t_field_);
+  t_ = kept_time_;
+  step_ = kept_step_;
 }
 
 std::vector<real> HeatModel::temperature() const {

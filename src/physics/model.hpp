@@ -15,6 +15,7 @@
 #include "config/case.hpp"
 #include "halo/halo.hpp"
 #include "physics/flow_access.hpp"
+#include "solvers/pcg.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics {
@@ -60,14 +61,34 @@ class Model {
   virtual std::vector<std::string> notes() const { return {}; }
   // The flow the plugins read, or null for a model that has none (heat).
   virtual FlowAccess* flow() { return nullptr; }
+
+  // The state of the last finished, plausible step: keep_state() sets it aside after each such
+  // step; restore_state() brings it back after a step that failed, diverged or was abandoned,
+  // so that fields(), figures() and the plugins see it (the kept copies live on the backend).
+  // It serves the output of a run that ends there: advancing again after it is not supported.
+  virtual void keep_state() = 0;
+  virtual void restore_state() = 0;
 };
 
 // A run-time failure that is not the user's input: a solver that broke down or did not
-// converge, a NaN. The run loop writes the last good state and exits with code 1.
+// converge, a NaN, a diverging run. Thrown on every rank alike (its cause is a collective
+// figure). The run loop restores the last good state (Model::restore_state), writes it and exits
+// with code 1.
 class SolveError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// A step abandoned because a stop was requested while it ran (core/stop.hpp): every rank throws
+// it at the same point; the run loop restores the state of the last finished step, writes it and
+// exits with code 130.
+class Interrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws Interrupted, or SolveError("WHAT: why"), unless the solve converged.
+void require_converged(const solvers::PcgResult& r, const std::string& what);
 
 // Makes the model named by physics.model in the case. InputError for an unknown model.
 // `mesh` is this rank's mesh and `halo` its exchange plans (both outlive the model).

@@ -44,7 +44,7 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
   // starts from a discretely divergence-free field.
   initial_fluxes(*u_star_);
   const solvers::PcgResult r = project(*u_star_);
-  if (!r.converged()) throw SolveError("initial projection: " + r.message);
+  require_converged(r, "initial projection");
 }
 
 // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
@@ -76,12 +76,10 @@ StepReport NsClassicalModel::advance() {
   be_.axpy(1, *coef_->bc_flux, *u_star_);
 
   const solvers::PcgResult rm = pcg_faces_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
-  if (!rm.converged())
-    throw SolveError(fmt::format("step {}: momentum: {}", step_ + 1, rm.message));
+  require_converged(rm, fmt::format("step {}: momentum", step_ + 1));
   halo_.faces.exchange(be_, *u_star_);
   const solvers::PcgResult rp = project(*u_star_);
-  if (!rp.converged())
-    throw SolveError(fmt::format("step {}: pressure: {}", step_ + 1, rp.message));
+  require_converged(rp, fmt::format("step {}: pressure", step_ + 1));
   be_.axpy(1 / dt, *psi_, *p_);
   halo_.cells.exchange(be_, *p_);
   finish_step(dt);

@@ -64,6 +64,8 @@ class NsExactModel final : public ns::FlowModel {
   std::vector<std::string> notes() const override;
   const Field& pressure() override;
   bool pressure_costs_a_solve() const override { return true; }
+  void keep_state() override;
+  void restore_state() override;
 
  private:
   struct StreamSolve {
@@ -91,6 +93,8 @@ class NsExactModel final : public ns::FlowModel {
   std::vector<std::string> chain_names_;  // the patches of each chain
   double basis_nu_dt_ = -1;               // the nu dt the bases were solved for
   int pressure_step_ = 0;                 // the step whose pressure p_ holds
+  FieldPtr kept_rhs_, kept_stream_;       // keep_state: the face equation and s of that step
+  int kept_pressure_step_ = 0;
   solvers::PcgResult last_solve_;
 };
 
@@ -163,8 +167,7 @@ int NsExactModel::solve_correction(const Field& lift, const Field* source, Field
   be_.multiply(system_.free(), *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
   be_.multiply(system_.free(), x, x);
   last_solve_ = pcg_curl_.solve(system_, *s_rhs_, x, setup_.momentum);
-  if (!last_solve_.converged())
-    throw SolveError(fmt::format("step {}: {}: {}", step_ + 1, what, last_solve_.message));
+  require_converged(last_solve_, fmt::format("step {}: {}", step_ + 1, what));
   return last_solve_.iterations;
 }
 
@@ -225,7 +228,6 @@ StepReport NsExactModel::advance() {
 // whose flux is not data, so (-D A~^-1 G0) p = -D A~^-1 (rhs - A U) / dt (one Poisson solve).
 const Field& NsExactModel::pressure() {
   if (pressure_step_ == step_) return *p_;
-  pressure_step_ = step_;
   momentum_.viscous(*u_, *face_work_);
   be_.multiply(*coef_->mass, *u_, *residual_);
   be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
@@ -234,8 +236,29 @@ const Field& NsExactModel::pressure() {
   be_.scale(1 / last_dt_, *residual_, *residual_);
   halo_.faces.exchange(be_, *residual_);
   const solvers::PcgResult r = pressure_solve_->solve(*residual_, *p_);
-  if (!r.converged()) throw SolveError(fmt::format("step {}: pressure: {}", step_, r.message));
+  require_converged(r, fmt::format("step {}: pressure", step_));
+  pressure_step_ = step_;
   return *p_;
+}
+
+// The pressure recovery of the kept step needs its face equation and its nu dt.
+void NsExactModel::keep_state() {
+  FlowModel::keep_state();
+  if (!kept_rhs_) {
+    kept_rhs_ = be_.make_field(m_.n_faces);
+    kept_stream_ = be_.make_field(m_.n_curl());
+  }
+  be_.copy(*rhs_, *kept_rhs_);
+  be_.copy(*stream_, *kept_stream_);
+  kept_pressure_step_ = pressure_step_;
+}
+
+void NsExactModel::restore_state() {
+  FlowModel::restore_state();
+  be_.copy(*kept_rhs_, *rhs_);
+  be_.copy(*kept_stream_, *stream_);
+  pressure_step_ = kept_pressure_step_;
+  momentum_.nu_dt = system_.nu_dt = setup_.viscosity * last_dt_;
 }
 
 std::vector<std::string> NsExactModel::notes() const {

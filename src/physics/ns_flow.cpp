@@ -125,7 +125,42 @@ void FlowModel::finish_step(double dt) {
   std::tie(last_cfl_, last_div_) = cfl_and_divergence(dt);
   if (!std::isfinite(last_cfl_) || !std::isfinite(last_div_))
     throw SolveError(fmt::format("step {}: the velocity is not finite (CFL {})", step_, last_cfl_));
+  if (last_cfl_ > time_.max_cfl())
+    throw SolveError(fmt::format(
+        "step {}: the CFL number {:.3g} is above time.max_cfl = {:g}: the run is diverging (the "
+        "explicit convection is stable only below CFL ~1); lower time.dt, or use time.cfl",
+        step_, last_cfl_, time_.max_cfl()));
+  if (last_cfl_ > 1 && !warned_cfl_) {
+    warned_cfl_ = true;
+    log::warn(
+        "step {}: CFL {:.3g} is above 1, where the explicit convection becomes unstable; the run "
+        "stops if it exceeds time.max_cfl = {:g}",
+        step_, last_cfl_, time_.max_cfl());
+  }
   max_div_ = std::max(max_div_, last_div_);
+}
+
+void FlowModel::keep_state() {
+  if (!kept_u_) {
+    kept_u_ = be_.make_field(m_.n_faces);
+    kept_p_ = be_.make_field(m_.n_cells);
+  }
+  be_.copy(*u_, *kept_u_);
+  be_.copy(*p_, *kept_p_);
+  kept_ = {t_, last_dt_, last_cfl_, last_div_, max_div_, step_};
+}
+
+void FlowModel::restore_state() {
+  SCFD_CHECK(kept_u_ != nullptr, "restore_state before keep_state");
+  be_.copy(*kept_u_, *u_);
+  be_.copy(*kept_p_, *p_);
+  t_ = kept_.t;
+  last_dt_ = kept_.last_dt;
+  last_cfl_ = kept_.last_cfl;
+  last_div_ = kept_.last_div;
+  max_div_ = kept_.max_div;
+  step_ = kept_.step;
+  cell_velocity_step_ = circulation_step_ = -1;
 }
 
 const Field& FlowModel::cell_velocity() {

@@ -31,6 +31,8 @@ class FlowModel : public Model, public FlowAccess {
   }
   std::vector<std::pair<std::string, double>> figures() override;
   FlowAccess* flow() override { return this; }
+  void keep_state() override;
+  void restore_state() override;
 
   // FlowAccess (pressure() and pressure_costs_a_solve() are the model's)
   const topology::Mesh& mesh() const override { return m_; }
@@ -57,7 +59,8 @@ class FlowModel : public Model, public FlowAccess {
   // first step): the explicit part of the face equation.
   void explicit_part(double dt, Field& y);
   // After the velocity of the new step is in u_ (with ghosts): advances the clock and measures
-  // CFL and max|DU|; SolveError when the velocity is not finite.
+  // CFL and max|DU|; SolveError when the velocity is not finite or the CFL number is above
+  // time.max_cfl (a diverging run).
   void finish_step(double dt);
 
   const topology::Mesh& m_;
@@ -85,6 +88,13 @@ class FlowModel : public Model, public FlowAccess {
   FieldPtr face_tmp_, cell_tmp_;  // CFL rate, divergence
   FieldPtr cell_velocity_, circulation_;
   int cell_velocity_step_ = -1, circulation_step_ = -1;  // the step they hold
+  bool warned_cfl_ = false;
+  // keep_state: U and p of the kept step and its clock and figures.
+  FieldPtr kept_u_, kept_p_;
+  struct Clock {
+    double t = 0, last_dt = 0, last_cfl = 0, last_div = 0, max_div = 0;
+    int step = 0;
+  } kept_;
 };
 
 }  // namespace scfd::physics::ns

@@ -1,4 +1,5 @@
-// Model registry: the word in the case file (physics.model) is the key.
+// Model registry: the word in the case file (physics.model) is the key; and the helpers of
+// model.hpp.
 #include <array>
 #include <string_view>
 
@@ -8,6 +9,12 @@
 #include "physics/ns_exact.hpp"
 
 namespace scfd::physics {
+
+void require_converged(const solvers::PcgResult& r, const std::string& what) {
+  if (r.converged()) return;
+  if (r.status == solvers::PcgStatus::interrupted) throw Interrupted(what + ": " + r.message);
+  throw SolveError(what + ": " + r.message);
+}
 
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
                                   const backend::Backend& backend, halo::Halo& halo) {

@@ -26,6 +26,13 @@ TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
   }
   if (c.has("time.steps") == c.has("time.end"))
     c.fail("time", "give exactly one of time.steps and time.end");
+  if (cfl_allowed) {
+    max_cfl_ = c.get<double>("time.max_cfl", 5.0);
+    if (!(max_cfl_ > 0)) c.fail("time.max_cfl", fmt::format("must be > 0, got {}", max_cfl_));
+    if (!fixed_ && !(cfl_ < max_cfl_))
+      c.fail("time.cfl",
+             fmt::format("must be below time.max_cfl = {:g}, got {:g}", max_cfl_, cfl_));
+  }
   if (c.has("time.steps")) {
     const long long steps = c.require<long long>("time.steps");
     if (steps < 1 || steps > kMaxSteps)

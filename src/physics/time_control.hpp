@@ -24,6 +24,8 @@ class TimeControl {
   double fixed_dt() const { return dt_; }
   // Whether next() needs the CFL rate (a CFL-controlled step).
   bool cfl_controlled() const { return !fixed_; }
+  // time.max_cfl: a step above it is taken for divergence (models with a CFL number only).
+  double max_cfl() const { return max_cfl_; }
   // The steps of the whole run after `step` steps at time t with last step size last_dt (0
   // before the first step): exact for a fixed dt or time.steps, an estimate at the current dt
   // under CFL control to an end time.
@@ -34,7 +36,7 @@ class TimeControl {
   double next(int step, double t, double rate, double last_dt) const;
 
  private:
-  double start_ = 0, dt_ = 0, cfl_ = 0, dt_max_ = 0, end_ = 0;
+  double start_ = 0, dt_ = 0, cfl_ = 0, dt_max_ = 0, end_ = 0, max_cfl_ = 0;
   bool fixed_ = true;
   bool to_end_ = false;  // time.end given (else time.steps)
   int steps_ = 0;        // 0: run to end_ under CFL control

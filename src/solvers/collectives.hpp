@@ -33,10 +33,17 @@ ValueRank global_max_rank(double value);
 template <typename T>
 std::vector<T> all_gather(const std::vector<T>& mine);
 
-// A step that may fail on some ranks (opening a file that only rank 0 writes, making a backend):
-// each rank passes its error message, empty if it succeeded; when any rank failed, every rank
-// throws the same InputError with the message of the lowest failing rank (prefixed "rank r: "
-// when that is not rank 0), so no rank goes on alone and none waits for ever.
+// Each rank passes a message, empty when it has nothing to say (a step that may fail on some
+// ranks: opening a file that only rank 0 writes, making a backend, a run step). Returns on every
+// rank the message of the lowest rank that has one, prefixed "rank r: " when that is not rank 0
+// of several; "" when no rank has one.
+std::string first_message(const std::string& local);
+
+// first_message, thrown as the same InputError on every rank when there is one: so no rank goes
+// on alone and none waits for ever.
 void agree_on_input_error(const std::string& local_error);
+
+// Whether `local` is true on any rank.
+bool any_rank(bool local);
 
 }  // namespace scfd::solvers

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/stop.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::solvers {
@@ -78,8 +79,16 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
       return res;
     }
     const real alpha = rz / pq;
-    const auto [rz_new, rr_new] =
-        global_sum(be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_, n));
+    // The stop request rides on the iteration's reduction, so every rank sees it at once.
+    const auto [rz_local, rr_local] = be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_, n);
+    real sums[3] = {rz_local, rr_local, stop_requested() ? real(1) : real(0)};
+    global_sum(std::span<real>(sums));
+    const real rz_new = sums[0], rr_new = sums[1];
+    if (sums[2] > 0) {
+      res.status = PcgStatus::interrupted;
+      res.message = fmt::format("stopped on request at iteration {}", res.iterations + 1);
+      return res;
+    }
     be_.xpay(*z_, rz_new / rz, *p_);  // p = z + beta p
     rz = rz_new;
     res.residual = std::sqrt(rr_new);

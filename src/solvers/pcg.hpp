@@ -19,7 +19,10 @@ struct PcgOptions {
   int max_iterations = 1000;
 };
 
-enum class PcgStatus { converged, max_iterations, breakdown };
+// interrupted: a stop was requested (core/stop.hpp) on some rank; every rank sees it at the same
+// iteration (the request travels with the iteration's reduction) and returns at once, x partly
+// updated: the caller abandons the step.
+enum class PcgStatus { converged, max_iterations, breakdown, interrupted };
 
 struct PcgResult {
   PcgStatus status = PcgStatus::converged;

@@ -2,6 +2,8 @@
 // exactly one line on stderr that names the case file and says what is wrong.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "common/run_command.hpp"
@@ -71,6 +73,79 @@ TEST(BadCommandLine, MissingCaseFile) {
   const auto r = test::run_command(std::string(SCFD_BINARY) + " run /nonexistent/case.toml");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("/nonexistent/case.toml"), std::string::npos) << r.err;
+}
+
+// Values that parse but cannot make a run (one class each): the case is a good one, the override
+// breaks it. Every one must stop before step 1 with exit code 2 and one line naming the key.
+struct BadValue {
+  const char* name;
+  const char* case_file;  // under cases/
+  const char* overrides;
+  const char* phrase;
+};
+
+const BadValue kBadValues[] = {
+    {"inf_number", "cavity2d", "time.end=inf", "time.end: expected a finite number, got float inf"},
+    {"nan_number", "cavity2d", "fluid.reynolds=nan", "fluid.reynolds: expected a finite number"},
+    {"inf_reynolds", "cavity2d", "fluid.reynolds=inf", "fluid.reynolds: expected a finite number"},
+    {"nan_probe", "cavity2d", "probes.x=[nan]", "probes.x[0]: expected a finite number"},
+    {"division_by_zero", "cavity2d", "boundary.lid.velocity_x='\"1/0\"'",
+     "in formula '1/0': a constant part evaluates to inf"},
+    {"log_of_negative", "heat-square", "boundary.left.value='\"log(-1)\"'",
+     "a constant part evaluates to NaN"},
+    {"overflow", "cavity2d", "boundary.lid.velocity_x='\"10^400\"'", "evaluates to inf"},
+    {"formula_not_finite_on_mesh", "heat-square", "initial.temperature='\"log(x)\"'",
+     "initial.temperature: the formula 'log(x)' is -inf at (0, "},
+    {"zero_max_iterations", "cavity2d", "solver.max_iterations=0",
+     "solver.max_iterations: must be between 1 and 10000000, got 0"},
+    {"huge_max_iterations", "heat-cube", "solver.max_iterations=100000000000",
+     "solver.max_iterations: must be between 1 and 10000000"},
+    {"infinite_dt", "heat-cube", "time.dt=inf", "time.dt: expected a finite number"},
+    {"tiny_dt", "heat-cube", "time.dt=1e-300", "time.dt: 5e+298 steps to time.end = 0.05"},
+    {"tiny_dt_max", "cavity2d", "time.dt_max=1e-300", "time.dt_max: 2e+301 steps"},
+    {"tolerance_above_one", "cavity2d", "solver.pressure_tolerance=2",
+     "solver.pressure_tolerance: must be >= 0 and < 1"},
+    {"cfl_above_max", "cavity2d", "time.cfl=10", "time.cfl: must be below time.max_cfl = 5"},
+    {"negative_interval", "heat-cube", "output.interval=-1", "output.interval: must be between 0"},
+};
+
+class BadValueTest : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(BadValueTest, OneLineErrorAndExitCode2) {
+  const BadValue& b = GetParam();
+  const std::string path = std::string(SCFD_SOURCE_DIR) + "/cases/" + b.case_file + "/case.toml";
+  const auto out = test::fresh_directory("badvalue");
+  const auto r =
+      test::run_command(std::string(SCFD_BINARY) + " run " + path + " --set " + b.overrides +
+                        " --set output.directory='\"" + out.string() + "\"'");
+  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+  ASSERT_FALSE(r.err.empty());
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err;
+  EXPECT_NE(r.err.find(b.phrase), std::string::npos) << "expected '" << b.phrase << "' in\n"
+                                                     << r.err;
+  std::filesystem::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, BadValueTest, ::testing::ValuesIn(kBadValues),
+                         [](const auto& value) { return std::string(value.param.name); });
+
+// A step count that does not fit an int (it used to be truncated silently).
+TEST(BadValue, StepsBeyondTwoToThe32) {
+  const auto dir = test::fresh_directory("steps");
+  const std::string toml = (dir / "case.toml").string();
+  std::ofstream(toml) << "[mesh]\nfile = \"" << SCFD_SOURCE_DIR
+                      << "/meshes/square-1.msh\"\n[physics]\nmodel = \"heat\"\n"
+                         "[boundary.left]\ntype = \"temperature\"\nvalue = 0\n"
+                         "[boundary.right]\ntype = \"temperature\"\nvalue = 1\n"
+                         "[boundary.top]\ntype = \"insulated\"\n"
+                         "[boundary.bottom]\ntype = \"insulated\"\n"
+                         "[time]\nmode = \"transient\"\ndt = 0.1\nsteps = 5000000000\n";
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + toml);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("time.steps: must be between 1 and 1000000000, got 5000000000"),
+            std::string::npos)
+      << r.err;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -4,20 +4,26 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 namespace scfd::physics {
 
 class CsvFile {
  public:
+  // Nothing is written yet (create() does).
+  CsvFile(std::filesystem::path path, std::string header)
+      : path_(std::move(path)), header_(std::move(header)) {}
   // Collective: rank 0 creates the folder and the file with its header line; when it cannot,
   // every rank throws the same InputError naming the file.
-  CsvFile(std::filesystem::path path, const std::string& header);
+  void create() const;
   // Rank 0 appends `text` (one or more lines, each ending in a newline); other ranks do nothing.
+  // A failure (a full disk) is recorded (core/failure.hpp): the run loop stops every rank.
   void append(const std::string& text) const;
   const std::filesystem::path& path() const { return path_; }
 
  private:
   std::filesystem::path path_;
+  std::string header_;
 };
 
 }  // namespace scfd::physics

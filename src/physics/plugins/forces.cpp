@@ -49,6 +49,8 @@ class Forces final : public Plugin {
         q_(0.5 * flow.density() * velocity * velocity * length),
         csv_(file, "step,time,force_x,force_y,drag_coefficient,lift_coefficient") {}
 
+  void start() override { csv_.create(); }
+
   void after_step() override {
     const Vec3 f = force();
     csv_.append(fmt::format("{},{:.10g},{:.10g},{:.10g},{:.10g},{:.10g}\n", flow_.step(),

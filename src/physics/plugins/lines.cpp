@@ -65,6 +65,10 @@ class Lines final : public Plugin {
     }
   }
 
+  void start() override {
+    for (const CsvFile& f : files_) f.create();
+  }
+
   void finish() override {
     const int dim = flow_.mesh().dim;
     const auto w = static_cast<std::size_t>(dim) + 1;

@@ -22,6 +22,8 @@ class Probes final : public Plugin {
         sampler_(c, "probes.x", flow, std::move(points)),
         csv_(file, header()) {}
 
+  void start() override { csv_.create(); }
+
   void after_step() override {
     std::string line = fmt::format("{},{:.10g}", flow_.step(), flow_.time());
     for (real x : sampler_.sample(pressure_)) line += fmt::format(",{:.10g}", x);

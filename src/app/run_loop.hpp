@@ -1,0 +1,44 @@
+// The time loop of `streamcfd run` and how a run ends. After every step all ranks agree on one
+// verdict, so no rank stops alone and none waits for ever in a collective:
+//  - the step failed on some rank (a solver broke down, the run diverged, a file that only rank
+//    0 writes could not be written): the state of the last good step is restored and written,
+//    status "failed", exit code 1;
+//  - a stop was requested (Ctrl-C, SIGTERM from mpirun or a batch system) while the step ran:
+//    the solvers abandoned the step; its state is restored, written, status "interrupted", 130;
+//  - a stop was requested and the step finished: that step is written, "interrupted", 130;
+//  - else the step is kept as the new good state, reported, and written at the output interval
+//    and at the end ("completed", 0).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/run_summary.hpp"
+#include "output/series_writer.hpp"
+#include "physics/model.hpp"
+#include "physics/plugins/plugin.hpp"
+
+namespace scfd::app {
+
+using Plugins = std::vector<std::unique_ptr<physics::Plugin>>;
+
+struct OutputSettings {
+  std::filesystem::path directory;
+  int interval = 0;
+  std::vector<std::string> fields;
+};
+
+// A logical AND over all ranks (the SeriesWriter's error protocol).
+bool all_ranks_ok(bool ok);
+
+// Writes the model's fields of its current step (collective; InputError on every rank when a
+// rank cannot write).
+void write_fields(output::SeriesWriter& writer, physics::Model& model, const OutputSettings& o);
+
+// Runs the steps left; returns the exit code and sets summary.status and summary.message.
+int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
+              const OutputSettings& out, RunSummary& summary);
+
+}  // namespace scfd::app

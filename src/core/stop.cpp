@@ -1,0 +1,40 @@
+// Stop requests from signals (see stop.hpp).
+#include "core/stop.hpp"
+
+#include <csignal>
+
+namespace scfd {
+namespace {
+
+volatile std::sig_atomic_t g_stop = 0;
+
+extern "C" void on_stop_signal(int signal) {
+  g_stop = 1;
+  std::signal(signal, SIG_DFL);
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+}
+
+void remove_stop_handlers() {
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+bool stop_requested() {
+  return g_stop != 0;
+}
+
+void request_stop() {
+  g_stop = 1;
+}
+
+void clear_stop_request() {
+  g_stop = 0;
+}
+
+}  // namespace scfd

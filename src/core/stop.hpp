@@ -1,0 +1,20 @@
+// A request to stop a run cleanly, made by a signal: Ctrl-C on a terminal (SIGINT), the SIGTERM
+// that mpirun sends every rank when it is interrupted (one second before SIGKILL), or a batch
+// system at its time limit. The handler only sets a flag (async-signal-safe). The run loop and
+// the solvers read it and agree on it over all ranks before acting, so every rank stops at the
+// same point: the solvers abandon the step at their next reduction, the run loop writes the
+// state of the last finished step.
+#pragma once
+
+namespace scfd {
+
+// SIGINT and SIGTERM: the first one requests a stop and restores the default action, so a
+// second one ends the process at once.
+void install_stop_handlers();
+// Back to the default actions (the request, if any, stays).
+void remove_stop_handlers();
+bool stop_requested();
+void request_stop();  // what the handler does; also for tests
+void clear_stop_request();
+
+}  // namespace scfd
