@@ -166,6 +166,19 @@ TEST(Failure, SigtermToTheRanksExits130Np2) {
   fs::remove_all(dir);
 }
 
+// A signal that reaches one rank only: it travels with the next PCG reduction, so both ranks
+// abandon the step at the same iteration.
+TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
+  const fs::path dir = test::fresh_directory("fail_onerank");
+  const auto r = run_then(kMpirun2 + kBinary + " run " + kCube +
+                              " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" +
+                              dir.string(),
+                          dir / "heat.pvd", "pkill -TERM -n -P $pid");
+  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_NE(summary_of(dir).find("\"status\": \"interrupted\""), std::string::npos);
+  fs::remove_all(dir);
+}
+
 // A fixed time step far too large for the explicit convection: the run stops at the first step
 // whose CFL number is above time.max_cfl, with the last good state (finite) on disk.
 TEST(Failure, BlowUpStopsWithTheLastGoodState) {
