@@ -97,11 +97,12 @@ int end_early(physics::Model& model, const Plugins& plugins, output::SeriesWrite
   summary.message = why;
   const std::string failure = write_final_state(model, plugins, writer, out);
   const std::string state =
-      failure.empty() ? fmt::format("the state of step {} (t = {:.6g}), the last good one, is "
-                                    "written",
-                                    model.step(), model.time())
-                      : fmt::format("the state of step {} could not be written: {}",
-                                    model.step(), failure);
+      failure.empty()
+          ? fmt::format(
+                "the state of step {} (t = {:.6g}), the last good one, is "
+                "written",
+                model.step(), model.time())
+          : fmt::format("the state of step {} could not be written: {}", model.step(), failure);
   if (interrupted)
     log::warn("{}; {}", why, state);
   else
@@ -131,13 +132,12 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
     Timer step_timer;
     const StepOutcome o = run_step(model, plugins, summary);
     const std::string failure = solvers::first_message(o.failure);
-    if (!failure.empty())
-      return end_early(model, plugins, writer, out, summary, false, failure);
+    if (!failure.empty()) return end_early(model, plugins, writer, out, summary, false, failure);
     const bool stop = solvers::any_rank(o.abandoned || stop_requested());
     if (solvers::any_rank(o.abandoned))
-      return end_early(model, plugins, writer, out, summary, true,
-                       fmt::format("interrupted during step {}: the step is abandoned",
-                                   model.step() + 1));
+      return end_early(
+          model, plugins, writer, out, summary, true,
+          fmt::format("interrupted during step {}: the step is abandoned", model.step() + 1));
     model.keep_state();
     summary.add_step(o.report);
     print_step(o.report, model, step_timer.seconds(), stepping.seconds());
@@ -155,8 +155,7 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
     }
     if (stop && !last) {
       summary.status = "interrupted";
-      summary.message =
-          fmt::format("interrupted (Ctrl-C or SIGTERM) after step {}", model.step());
+      summary.message = fmt::format("interrupted (Ctrl-C or SIGTERM) after step {}", model.step());
       log::warn("{}: state written", summary.message);
       return 130;
     }

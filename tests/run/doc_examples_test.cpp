@@ -53,8 +53,9 @@ std::vector<std::string> run_lines(const fs::path& file, bool comments) {
 std::string dry_run(const std::string& arguments) {
   const auto r = test::run_command("cd '" + kRoot.string() + "' && " + SCFD_BINARY + " " +
                                    arguments + " --dry-run --quiet");
-  return r.exit_code == 0 ? std::string() : r.err.empty() ? "exit " + std::to_string(r.exit_code)
-                                                          : r.err;
+  return r.exit_code == 0 ? std::string()
+         : r.err.empty()  ? "exit " + std::to_string(r.exit_code)
+                          : r.err;
 }
 
 TEST(DocumentedExamples, EveryRunLineIsAccepted) {

@@ -47,9 +47,11 @@ void expect_one_line(const test::CommandResult& r, const std::string& phrase) {
 // (shell, with $pid the command's process); the command's exit code is the result's.
 test::CommandResult run_then(const std::string& command, const fs::path& file,
                              const std::string& action) {
-  return test::run_command("timeout 120 bash -c '" + command + " & pid=$!; for i in $(seq 600); do "
-                           "[ -e \"" + file.string() + "\" ] && break; sleep 0.1; done; sleep 0.3; " +
-                           action + "; wait $pid'");
+  return test::run_command("timeout 120 bash -c '" + command +
+                           " & pid=$!; for i in $(seq 600); do "
+                           "[ -e \"" +
+                           file.string() + "\" ] && break; sleep 0.1; done; sleep 0.3; " + action +
+                           "; wait $pid'");
 }
 
 std::string summary_of(const fs::path& dir) {
@@ -61,8 +63,8 @@ std::string summary_of(const fs::path& dir) {
 TEST(Failure, OutputFolderThatIsAFileNp2) {
   const fs::path dir = test::fresh_directory("fail_file");
   std::ofstream(dir / "out") << "x";
-  const auto r = test::run_command("timeout 120 " + kMpirun2 + kBinary + " run " + kCavity +
-                                   in(dir / "out"));
+  const auto r =
+      test::run_command("timeout 120 " + kMpirun2 + kBinary + " run " + kCavity + in(dir / "out"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   expect_one_line(r, "cannot make the folder");
   fs::remove_all(dir);
@@ -71,8 +73,8 @@ TEST(Failure, OutputFolderThatIsAFileNp2) {
 TEST(Failure, OutputFolderUnderAFile) {
   const fs::path dir = test::fresh_directory("fail_under");
   std::ofstream(dir / "file") << "x";
-  const auto r = test::run_command("timeout 120 " + kBinary + " run " + kCavity +
-                                   in(dir / "file" / "out"));
+  const auto r =
+      test::run_command("timeout 120 " + kBinary + " run " + kCavity + in(dir / "file" / "out"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
   expect_one_line(r, "cannot make the folder");
   fs::remove_all(dir);
@@ -133,13 +135,15 @@ TEST(Failure, FullDiskDuringTheRunNp2) {
 // a job it terminated).
 TEST(Failure, CtrlCUnderMpirunWritesTheLastStateNp2) {
   const fs::path dir = test::fresh_directory("fail_sigint");
-  const std::string run = kMpirun2 + kBinary + " run " + kCube +
-                          " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" +
-                          dir.string();
-  const auto r = test::run_command(
-      "timeout 120 setsid bash -c 'trap \"\" INT; " + run + " & pid=$!; for i in $(seq 600); do "
-      "[ -e " + (dir / "heat.pvd").string() + " ] && break; sleep 0.1; done; sleep 0.5; "
-      "kill -INT -$$; wait $pid'");
+  const std::string run =
+      kMpirun2 + kBinary + " run " + kCube +
+      " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" + dir.string();
+  const auto r = test::run_command("timeout 120 setsid bash -c 'trap \"\" INT; " + run +
+                                   " & pid=$!; for i in $(seq 600); do "
+                                   "[ -e " +
+                                   (dir / "heat.pvd").string() +
+                                   " ] && break; sleep 0.1; done; sleep 0.5; "
+                                   "kill -INT -$$; wait $pid'");
   EXPECT_NE(r.exit_code, 0) << r.err;
   EXPECT_NE(r.exit_code, 124) << "timed out:\n" << r.err;
   const std::string summary = summary_of(dir);
@@ -157,10 +161,10 @@ TEST(Failure, CtrlCUnderMpirunWritesTheLastStateNp2) {
 // does mpirun.
 TEST(Failure, SigtermToTheRanksExits130Np2) {
   const fs::path dir = test::fresh_directory("fail_sigterm");
-  const auto r = run_then(kMpirun2 + kBinary + " run " + kCube +
-                              " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" +
-                              dir.string(),
-                          dir / "heat.pvd", "pkill -TERM -P $pid");
+  const auto r = run_then(
+      kMpirun2 + kBinary + " run " + kCube +
+          " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" + dir.string(),
+      dir / "heat.pvd", "pkill -TERM -P $pid");
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(summary_of(dir).find("\"status\": \"interrupted\""), std::string::npos);
   fs::remove_all(dir);
@@ -170,10 +174,10 @@ TEST(Failure, SigtermToTheRanksExits130Np2) {
 // abandon the step at the same iteration.
 TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
   const fs::path dir = test::fresh_directory("fail_onerank");
-  const auto r = run_then(kMpirun2 + kBinary + " run " + kCube +
-                              " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" +
-                              dir.string(),
-                          dir / "heat.pvd", "pkill -TERM -n -P $pid");
+  const auto r = run_then(
+      kMpirun2 + kBinary + " run " + kCube +
+          " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" + dir.string(),
+      dir / "heat.pvd", "pkill -TERM -n -P $pid");
   EXPECT_EQ(r.exit_code, 130) << r.err;
   EXPECT_NE(summary_of(dir).find("\"status\": \"interrupted\""), std::string::npos);
   fs::remove_all(dir);
@@ -183,9 +187,9 @@ TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
 // whose CFL number is above time.max_cfl, with the last good state (finite) on disk.
 TEST(Failure, BlowUpStopsWithTheLastGoodState) {
   const fs::path dir = test::fresh_directory("fail_blowup");
-  const auto r = test::run_command("timeout 120 " + kBinary + " run " + kTaylorGreen +
-                                   " --set time.dt=0.2 --set time.end=20 --set output.interval=1" +
-                                   in(dir));
+  const auto r =
+      test::run_command("timeout 120 " + kBinary + " run " + kTaylorGreen +
+                        " --set time.dt=0.2 --set time.end=20 --set output.interval=1" + in(dir));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   expect_one_line(r, "is above time.max_cfl = 5: the run is diverging");
   const std::string summary = summary_of(dir);
