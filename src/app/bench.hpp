@@ -37,9 +37,9 @@ int real_bytes(const backend::Backend& be);
 // bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
-// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence, curl,
-// rotation, interpolate, integrate, convection, node_laplacian, node_system, node_system_diagonal,
-// node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
+// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence,
+// flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian, node_system,
+// node_system_diagonal, node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
 // not timed), in this order) on mesh m: one warm-up call, then `repeat` timed calls.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
@@ -55,7 +55,7 @@ struct NodeSystem {
 };
 NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes);
 
-struct PcgOptions {
+struct SolveOptions {
   int iterations = 100;  // fixed count, or the cap when tolerance > 0
   double tolerance = 0;  // relative residual to stop at; 0: run exactly `iterations`
 };
@@ -72,7 +72,7 @@ struct PcgTiming {
 // Solves the node system with solvers::Pcg from x = 0: one short warm-up solve, then the timed
 // one. Collective.
 PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::HaloPlan& nodes,
-                   const NodeSystem& s, long long global_nodes, const PcgOptions& options);
+                   const NodeSystem& s, long long global_nodes, const SolveOptions& options);
 
 // Writes DIR/matrix.mtx (coordinate real symmetric, lower triangle, 1-based) and DIR/rhs.mtx
 // (array real general) of the node system on a serial mesh, assembled on the host from the same

@@ -112,6 +112,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   run("pcg_update", nfo, nfo, [&] { (void)be.pcg_update(1e-3, *p, *q, *dinv, *x, *r, *z, nfo); });
   run("gradient", 0, nfo, [&] { be.gradient(m, *q_cell, *q_bound, *g_face); });
   run("divergence", 0, m.n_owned_cells, [&] { be.divergence(m, *u_face, *d_cell); });
+  run("flux_sum_abs", 0, m.n_owned_cells, [&] { be.flux_sum_abs(m, *u_face, *d_cell); });
   run("curl", 0, nfo, [&] { be.curl(m, *s, *g_face); });
   run("rotation", 0, m.n_owned_curl(), [&] { be.rotation(m, *u_face, *rot); });
   run("interpolate", 0, 3 * m.n_owned_cells, [&] { be.interpolate(m, *u_face, *u_cell); });

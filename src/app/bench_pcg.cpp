@@ -68,14 +68,14 @@ NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes) {
 }
 
 PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::HaloPlan& nodes,
-                   const NodeSystem& s, long long global_nodes, const PcgOptions& options) {
+                   const NodeSystem& s, long long global_nodes, const SolveOptions& options) {
   auto d = be.make_field_from(s.d), w = be.make_field_from(s.w),
        fixed = be.make_field_from(s.fixed);
   auto rhs = be.make_field_from(s.rhs);
   auto x = be.make_field(m.n_nodes);
   const solvers::NodeSystemOperator a(m, be, nodes, *d, s.b, *w, *fixed);
   solvers::Pcg pcg(be, m.n_nodes);
-  solvers::PcgOptions opt;
+  solvers::SolveOptions opt;
   opt.relative_tolerance = options.tolerance;  // 0: never met, so exactly max_iterations run
   opt.absolute_tolerance = 0;
   opt.max_iterations = std::min(options.iterations, 3);  // warm-up: kernels, device mesh
@@ -86,11 +86,11 @@ PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::Ha
   be.finish();
   MPI_Barrier(MPI_COMM_WORLD);
   Timer timer;
-  const solvers::PcgResult r = pcg.solve(a, *rhs, *x, opt);
+  const solvers::SolveResult r = pcg.solve(a, *rhs, *x, opt);
   be.finish();
   const double seconds = timer.seconds();
-  if (r.status == solvers::PcgStatus::breakdown ||
-      (options.tolerance > 0 && r.status != solvers::PcgStatus::converged))
+  if (r.status == solvers::SolveStatus::breakdown ||
+      (options.tolerance > 0 && r.status != solvers::SolveStatus::converged))
     log::warn("bench PCG: {}", r.message);
 
   PcgTiming t;

@@ -101,6 +101,8 @@ class Backend {
   virtual void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                         Field& g_face) const = 0;
   virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const = 0;
+  // s_c = sum over the faces of c of |U_f| (owned cells): the Courant number's flux.
+  virtual void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const = 0;
   virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face) const = 0;
   virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const = 0;
   virtual void interpolate(const topology::Mesh& m, const Field& u_face,

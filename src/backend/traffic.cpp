@@ -9,7 +9,7 @@
 // Vector operations over fields of n reals: copy, scale and dot 2 n R, axpy and xpay 3 n R,
 // pcg_update 8 n R (p, q, dinv, x, r read; x, r, z written). Operators:
 //   gradient           8 Nfo + R (Nc + (Nfo - Nfi) + Nfo)
-//   divergence         4 W Nco + R (Nf + Nco)
+//   divergence         4 W Nco + R (Nf + Nco)     (flux_sum_abs the same)
 //   curl               4 cw Nfo + R (Nk + Nfo)
 //   rotation           sell(Nko) + 4 nnz + R (Nf + Nko)
 //   interpolate        4 W Nco + R (W dim Nco + Nf + 3 Nco)
@@ -51,7 +51,7 @@ double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int 
   const double Nco = m.n_owned_cells, Nfo = m.n_owned_faces, Nfi = m.n_interior_faces,
                Nno = m.n_owned_nodes, Nko = m.n_owned_curl();
   if (op == "gradient") return 8 * Nfo + R * (Nc + (Nfo - Nfi) + Nfo);
-  if (op == "divergence") return 4 * W * Nco + R * (Nf + Nco);
+  if (op == "divergence" || op == "flux_sum_abs") return 4 * W * Nco + R * (Nf + Nco);
   if (op == "curl") return 4 * cw * Nfo + R * (Nk + Nfo);
   if (op == "rotation")
     return sell_bytes(m.n_owned_curl()) + 4 * entries(m.curl_faces, m.n_owned_curl()) +

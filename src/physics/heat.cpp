@@ -64,7 +64,7 @@ class HeatModel final : public Model {
   int n_steps_ = 1;
   int step_ = 0;
   double t_ = 0;
-  solvers::PcgOptions pcg_options_;
+  solvers::SolveOptions pcg_options_;
   bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
 
   std::vector<real> mass_, robin_;  // host copies (per node)
@@ -250,7 +250,7 @@ StepReport HeatModel::advance() {
   be_.multiply(*free_, *t_field_, *t_field_);
   be_.axpy(1, *dirichlet_, *t_field_);
 
-  const solvers::PcgResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
+  const solvers::SolveResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
   require_converged(r, fmt::format("step {}", step_ + 1));
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;

@@ -88,7 +88,7 @@ class Interrupted : public std::runtime_error {
 };
 
 // Throws Interrupted, or SolveError("WHAT: why"), unless the solve converged.
-void require_converged(const solvers::PcgResult& r, const std::string& what);
+void require_converged(const solvers::SolveResult& r, const std::string& what);
 
 // Makes the model named by physics.model in the case. InputError for an unknown model.
 // `mesh` is this rank's mesh and `halo` its exchange plans (both outlive the model).

@@ -23,7 +23,7 @@ class NsClassicalModel final : public ns::FlowModel {
   bool pressure_costs_a_solve() const override { return false; }
 
  private:
-  solvers::PcgResult project(const Field& u_star);
+  solvers::SolveResult project(const Field& u_star);
 
   ns::MomentumOperator momentum_;
   solvers::Pcg pcg_faces_;
@@ -43,13 +43,13 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
   // U^0: the face fluxes of the initial velocity, projected onto D U = 0 so that the first step
   // starts from a discretely divergence-free field.
   initial_fluxes(*u_star_);
-  const solvers::PcgResult r = project(*u_star_);
+  const solvers::SolveResult r = project(*u_star_);
   require_converged(r, "initial projection");
 }
 
 // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
-solvers::PcgResult NsClassicalModel::project(const Field& u_star) {
-  const solvers::PcgResult r = pressure_solve_->solve(u_star, *psi_);
+solvers::SolveResult NsClassicalModel::project(const Field& u_star) {
+  const solvers::SolveResult r = pressure_solve_->solve(u_star, *psi_);
   be_.gradient(m_, *psi_, *coef_->zero_boundary, *face_work_);
   be_.multiply(*coef_->mobility, *face_work_, *face_work_);
   be_.copy(u_star, *u_);
@@ -75,10 +75,10 @@ StepReport NsClassicalModel::advance() {
   be_.multiply(*coef_->free, *u_, *u_star_);  // initial guess U^n, fixed faces at their data
   be_.axpy(1, *coef_->bc_flux, *u_star_);
 
-  const solvers::PcgResult rm = pcg_faces_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
+  const solvers::SolveResult rm = pcg_faces_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
   require_converged(rm, fmt::format("step {}: momentum", step_ + 1));
   halo_.faces.exchange(be_, *u_star_);
-  const solvers::PcgResult rp = project(*u_star_);
+  const solvers::SolveResult rp = project(*u_star_);
   require_converged(rp, fmt::format("step {}: pressure", step_ + 1));
   be_.axpy(1 / dt, *psi_, *p_);
   halo_.cells.exchange(be_, *p_);

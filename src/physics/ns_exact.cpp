@@ -95,7 +95,7 @@ class NsExactModel final : public ns::FlowModel {
   int pressure_step_ = 0;                 // the step whose pressure p_ holds
   FieldPtr kept_rhs_, kept_stream_;       // keep_state: the face equation and s of that step
   int kept_pressure_step_ = 0;
-  solvers::PcgResult last_solve_;
+  solvers::SolveResult last_solve_;
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
@@ -235,7 +235,7 @@ const Field& NsExactModel::pressure() {
   be_.multiply(*coef_->mobility, *residual_, *residual_);
   be_.scale(1 / last_dt_, *residual_, *residual_);
   halo_.faces.exchange(be_, *residual_);
-  const solvers::PcgResult r = pressure_solve_->solve(*residual_, *p_);
+  const solvers::SolveResult r = pressure_solve_->solve(*residual_, *p_);
   require_converged(r, fmt::format("step {}: pressure", step_));
   pressure_step_ = step_;
   return *p_;

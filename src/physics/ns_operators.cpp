@@ -88,7 +88,7 @@ void PressureOperator::apply(Field& x, Field& y) const {
 
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
-                             const solvers::PcgOptions& options)
+                             const solvers::SolveOptions& options)
     : m_(m),
       be_(be),
       halo_(halo),
@@ -102,7 +102,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
   be.fill(*ones_, 1);
 }
 
-solvers::PcgResult PressureSolve::solve(const Field& v, Field& psi) {
+solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   be_.divergence(m_, v, *b_);
   be_.scale(-1, *b_, *b_);  // b = -D v
   be_.fill(psi, 0);
@@ -110,10 +110,10 @@ solvers::PcgResult PressureSolve::solve(const Field& v, Field& psi) {
     const real mean = solvers::global_sum(be_.dot(*b_, *ones_, m_.n_owned_cells));
     be_.axpy(-mean / global_cells_, *ones_, *b_);
   }
-  solvers::PcgOptions options = options_;
+  solvers::SolveOptions options = options_;
   options.absolute_tolerance =
       options.relative_tolerance * std::sqrt(solvers::global_sum(be_.dot(v, v, m_.n_owned_faces)));
-  const solvers::PcgResult r = pcg_.solve(operator_, *b_, psi, options);
+  const solvers::SolveResult r = pcg_.solve(operator_, *b_, psi, options);
   halo_.cells.exchange(be_, psi);
   return r;
 }

@@ -92,11 +92,11 @@ class PressureOperator final : public solvers::LinearOperator {
 class PressureSolve {
  public:
   PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                const Coefficients& k, bool has_outlet, const solvers::PcgOptions& options);
+                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options);
   // psi from v (faces, with ghosts); psi starts from 0 and ends with its ghosts exchanged. Stops
   // at |r| <= tolerance |b| or |r| <= tolerance |v|: near a steady state D v is itself tiny, and
   // a residual far below the fluxes of the flow changes nothing.
-  solvers::PcgResult solve(const Field& v, Field& psi);
+  solvers::SolveResult solve(const Field& v, Field& psi);
 
  private:
   const topology::Mesh& m_;
@@ -104,7 +104,7 @@ class PressureSolve {
   halo::Halo& halo_;
   PressureOperator operator_;
   solvers::Pcg pcg_;
-  solvers::PcgOptions options_;
+  solvers::SolveOptions options_;
   bool has_outlet_;
   real global_cells_ = 0;
   FieldPtr b_, ones_;  // cells

@@ -40,9 +40,9 @@ struct Setup {
   bool bc_depends_on_position = false;  // some boundary formula is not a constant
   config::Expression initial[3];
   bool has_exact = false;
-  config::Expression exact[3];   // verification.velocity_x/y/z
-  solvers::PcgOptions momentum;  // solver.momentum_tolerance, solver.max_iterations
-  solvers::PcgOptions pressure;  // solver.pressure_tolerance, solver.max_iterations
+  config::Expression exact[3];     // verification.velocity_x/y/z
+  solvers::SolveOptions momentum;  // solver.momentum_tolerance, solver.max_iterations
+  solvers::SolveOptions pressure;  // solver.pressure_tolerance, solver.max_iterations
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad

@@ -10,9 +10,9 @@
 
 namespace scfd::physics {
 
-void require_converged(const solvers::PcgResult& r, const std::string& what) {
+void require_converged(const solvers::SolveResult& r, const std::string& what) {
   if (r.converged()) return;
-  if (r.status == solvers::PcgStatus::interrupted) throw Interrupted(what + ": " + r.message);
+  if (r.status == solvers::SolveStatus::interrupted) throw Interrupted(what + ": " + r.message);
   throw SolveError(what + ": " + r.message);
 }
 

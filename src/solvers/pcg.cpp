@@ -19,8 +19,8 @@ Pcg::Pcg(const backend::Backend& backend, index n)
       q_(backend.make_field(n)),
       dinv_(backend.make_field(n)) {}
 
-PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                     const PcgOptions& opt, bool refresh_diagonal) {
+SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
+                       const SolveOptions& opt, bool refresh_diagonal) {
   SCFD_CHECK(a.size() == b.size() && b.size() == x.size() && x.size() == r_->size(),
              "PCG sizes: operator {}, b {}, x {}, work {}", a.size(), b.size(), x.size(),
              r_->size());
@@ -28,7 +28,7 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
     a.diagonal(*z_);
     be_.reciprocal(*z_, *dinv_);
   }
-  PcgResult res;
+  SolveResult res;
   const index n = a.owned();
   const real b_norm = std::sqrt(global_sum(be_.dot(b, b, n)));
   const real target = std::max(opt.relative_tolerance * b_norm, opt.absolute_tolerance);
@@ -49,19 +49,19 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
   while (true) {
     res.relative_residual = res.residual / scale;
     if (!std::isfinite(res.residual)) {
-      res.status = PcgStatus::breakdown;
+      res.status = SolveStatus::breakdown;
       res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual,
                                 res.iterations);
       return res;
     }
     if (res.residual <= target) {
-      res.status = PcgStatus::converged;
+      res.status = SolveStatus::converged;
       res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})",
                                 res.iterations, res.residual, res.relative_residual);
       return res;
     }
     if (res.iterations >= opt.max_iterations) {
-      res.status = PcgStatus::max_iterations;
+      res.status = SolveStatus::max_iterations;
       res.message = fmt::format(
           "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
           "tolerance {:.3e}",
@@ -71,7 +71,7 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
     a.apply(*p_, *q_);
     const real pq = global_sum(be_.dot(*p_, *q_, n));
     if (!(pq > 0) || !(rz > 0)) {
-      res.status = PcgStatus::breakdown;
+      res.status = SolveStatus::breakdown;
       res.message = fmt::format(
           "PCG breakdown at iteration {}: p·Ap = {:.3e}, r·z = {:.3e} (the operator or the "
           "preconditioner is not positive definite)",
@@ -85,7 +85,7 @@ PcgResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::
     global_sum(std::span<real>(sums));
     const real rz_new = sums[0], rr_new = sums[1];
     if (sums[2] > 0) {
-      res.status = PcgStatus::interrupted;
+      res.status = SolveStatus::interrupted;
       res.message = fmt::format("stopped on request at iteration {}", res.iterations + 1);
       return res;
     }

@@ -50,9 +50,9 @@ TEST(Bench, JsonHasEveryKernelWithPositiveFigures) {
   EXPECT_NE(json.find("\"precision\": \"fp64\""), std::string::npos);
   EXPECT_GT(field_of(json, "copy", "gbps"), 0);
   for (const char* kernel :
-       {"copy", "axpy", "xpay", "dot", "pcg_update", "gradient", "divergence", "curl", "rotation",
-        "interpolate", "integrate", "convection", "node_laplacian", "node_system",
-        "node_system_diagonal", "node_system_apply"})
+       {"copy", "axpy", "xpay", "scale", "dot", "pcg_update", "gradient", "divergence",
+        "flux_sum_abs", "curl", "rotation", "interpolate", "integrate", "convection",
+        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply"})
     for (const char* key : {"time_s", "bytes", "gbps", "ratio_to_copy"})
       EXPECT_GT(field_of(json, kernel, key), 0) << kernel << "." << key << "\n" << json;
   for (const char* key : {"iterations", "time_per_iteration_s", "unknowns",

@@ -39,6 +39,23 @@ TEST_P(Divergence, ConstantFieldHasNoNetFlux) {
   EXPECT_LE(err, kRoundOff);
 }
 
+// flux_sum_abs is the divergence without the signs: for fluxes of one sign per cell it is the
+// divergence's magnitude, and |D U|_c <= s_c always.
+TEST_P(Divergence, FluxSumAbsBoundsTheDivergence) {
+  const Mesh& m = mesh();
+  std::vector<real> flux(m.n_faces), d(m.n_cells), s(m.n_cells);
+  for (index f = 0; f < m.n_faces; ++f) flux[f] = std::sin(1.7 * f + 0.3);
+  backend::cpu::divergence(m, flux, d);
+  backend::cpu::flux_sum_abs(m, flux, s);
+  for (index c = 0; c < m.n_cells; ++c) {
+    real sum = 0;
+    for (int k = 0; k < m.cell_width(); ++k)
+      sum += std::abs(flux[m.cell_faces[c * m.cell_width() + k]]);
+    EXPECT_EQ(s[c], sum) << "cell " << c;
+    EXPECT_LE(std::abs(d[c]), s[c]) << "cell " << c;
+  }
+}
+
 TEST_P(Divergence, LinearFieldGivesVolumeTimesDivergence) {
   const Mesh& m = mesh();
   const real mm[3][3] = {{0.7, -0.3, 0.2}, {0.5, 1.3, -0.6}, {-0.1, 0.4, -0.9}};

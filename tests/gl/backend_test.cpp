@@ -357,7 +357,7 @@ class NodeSystem final : public solvers::LinearOperator {
 };
 
 struct Solve {
-  solvers::PcgResult result;
+  solvers::SolveResult result;
   std::vector<real> x;
 };
 

@@ -112,6 +112,9 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Operators& o
       label("divergence"), nc, nco, p, tol, [&](auto& out) { cpu::divergence(m, u, out); },
       [&](Buffer& out) { ops.divergence(dm, u_d, out); });
   expect_twins(
+      label("flux_sum_abs"), nc, nco, p, tol, [&](auto& out) { cpu::flux_sum_abs(m, u, out); },
+      [&](Buffer& out) { ops.flux_sum_abs(dm, u_d, out); });
+  expect_twins(
       label("curl"), nf, nfo, p, tol, [&](auto& out) { cpu::curl(m, s, out); },
       [&](Buffer& out) { ops.curl(dm, s_d, out); });
   expect_twins(
@@ -270,9 +273,9 @@ TEST(GlOperatorsBytes, ModelCoversEveryOperator) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const Mesh& m = *find_mesh("cube_irregular");
   for (const char* op :
-       {"gradient", "divergence", "curl", "rotation", "interpolate", "integrate", "convection",
-        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply", "copy",
-        "scale", "dot", "axpy", "xpay", "pcg_update"}) {
+       {"gradient", "divergence", "flux_sum_abs", "curl", "rotation", "interpolate", "integrate",
+        "convection", "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply",
+        "copy", "scale", "dot", "axpy", "xpay", "pcg_update"}) {
     const double b64 = backend::traffic_bytes(op, m, 1000, 8);
     const double b32 = backend::traffic_bytes(op, m, 1000, 4);
     EXPECT_GT(b32, 0) << op;

@@ -60,7 +60,7 @@ TEST(Pcg, ConvergesToTolerance) {
   Problem p;
   Tridiagonal a(p.n, 0.01);
   Pcg pcg(p.be, p.n);
-  const PcgResult res = pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-10});
+  const SolveResult res = pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-10});
   ASSERT_TRUE(res.converged()) << res.message;
   EXPECT_LE(res.relative_residual, 1e-10);
   EXPECT_LT(p.true_residual(a), 1e-9);
@@ -83,9 +83,9 @@ TEST(Pcg, ReportsNonConvergence) {
   Problem p;
   Tridiagonal a(p.n, 0.0001);
   Pcg pcg(p.be, p.n);
-  const PcgResult res =
+  const SolveResult res =
       pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .max_iterations = 3});
-  EXPECT_EQ(res.status, PcgStatus::max_iterations);
+  EXPECT_EQ(res.status, SolveStatus::max_iterations);
   EXPECT_EQ(res.iterations, 3);
   EXPECT_NE(res.message.find("did not converge in 3 iterations"), std::string::npos) << res.message;
 }
@@ -94,8 +94,8 @@ TEST(Pcg, DetectsBreakdownOnIndefiniteOperator) {
   Problem p;
   Tridiagonal a(p.n, -1.5);  // diagonal 2 - 1.5 k: indefinite
   Pcg pcg(p.be, p.n);
-  const PcgResult res = pcg.solve(a, *p.b, *p.x, {});
-  EXPECT_EQ(res.status, PcgStatus::breakdown) << res.message;
+  const SolveResult res = pcg.solve(a, *p.b, *p.x, {});
+  EXPECT_EQ(res.status, SolveStatus::breakdown) << res.message;
   EXPECT_NE(res.message.find("not positive definite"), std::string::npos) << res.message;
 }
 
@@ -105,7 +105,7 @@ TEST(Pcg, ZeroRightHandSideGivesZero) {
   p.be.fill(*p.b, 0);
   p.be.fill(*p.x, 3);
   Pcg pcg(p.be, p.n);
-  const PcgResult res = pcg.solve(a, *p.b, *p.x, {});
+  const SolveResult res = pcg.solve(a, *p.b, *p.x, {});
   EXPECT_TRUE(res.converged());
   EXPECT_EQ(p.be.dot(*p.x, *p.x, p.n), 0);
 }

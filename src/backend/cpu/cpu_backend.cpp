@@ -164,6 +164,10 @@ void CpuBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Fi
 void CpuBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
   cpu::divergence(m, host(u_face), host(d_cell));
 }
+
+void CpuBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
+  cpu::flux_sum_abs(m, host(u_face), host(s_cell));
+}
 void CpuBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
   cpu::curl(m, host(s), host(u_face));
 }

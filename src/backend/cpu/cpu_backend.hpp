@@ -46,6 +46,7 @@ class CpuBackend final : public Backend {
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                 Field& g_face) const override;
   void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
+  void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const override;
   void curl(const topology::Mesh& m, const Field& s, Field& u_face) const override;
   void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
   void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;

@@ -26,6 +26,10 @@ void gradient(const Mesh& m, std::span<const real> q_cell, std::span<const real>
 // points out of c. With U_f a flux, D U is the net outflow of each cell (D = -G^T).
 void divergence(const Mesh& m, std::span<const real> u_face, std::span<real> d_cell);
 
+// The total flux through the faces of each cell, s_c = sum over the faces of c of |U_f|: the
+// Courant number of a cell is Co_c = dt s_c / (2 V_c) (OpenFOAM's definition).
+void flux_sum_abs(const Mesh& m, std::span<const real> u_face, std::span<real> s_cell);
+
 // C: curl entity (edge in 3D, node in 2D) -> face. U_f = sum of face_curl_sign * s.
 void curl(const Mesh& m, std::span<const real> s, std::span<real> u_face);
 

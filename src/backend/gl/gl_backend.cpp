@@ -418,6 +418,10 @@ void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& 
   state_->ops().divergence(device_mesh(m), buffer(u_face), buffer(d_cell));
 }
 
+void GlBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
+  state_->ops().flux_sum_abs(device_mesh(m), buffer(u_face), buffer(s_cell));
+}
+
 void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
   state_->ops().curl(device_mesh(m), buffer(s), buffer(u_face));
 }

@@ -51,7 +51,7 @@ struct Operators::Programs {
   Precision precision;
   Program gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_assemble, node_system_apply;
-  Program divergence[2], curl[2], interpolate[2], integrate[2], convection[2];
+  Program divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2], convection[2];
 
   explicit Programs(Precision p) : precision(p) {
     const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
@@ -65,6 +65,7 @@ struct Operators::Programs {
     for (int d = 2; d <= 3; ++d) {
       const scfd::gl::Defines dim = {{"DIM", std::to_string(d)}};
       divergence[d - 2] = scfd::gl::compile_compute("divergence", p, dim);
+      flux_sum_abs[d - 2] = scfd::gl::compile_compute("flux_sum_abs", p, dim);
       curl[d - 2] = scfd::gl::compile_compute("curl", p, dim);
       interpolate[d - 2] = scfd::gl::compile_compute("interpolate", p, dim);
       integrate[d - 2] = scfd::gl::compile_compute("integrate", p, dim);
@@ -108,6 +109,16 @@ void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d
   check_distinct(d_cell, {&u_face}, "divergence");
   Program& prog = programs_->divergence[m.dim - 2];
   launch(prog, {&b.cell_faces, &u_face, &d_cell}, m.n_owned_cells);
+}
+
+void Operators::flux_sum_abs(const DeviceMesh& dm, const Buffer& u_face, Buffer& s_cell) {
+  const Programs& P = *programs_;
+  const DeviceMesh::Buffers& b = P.mesh(dm);
+  const Mesh& m = dm.mesh();
+  check_size(u_face, m.n_faces, P.precision, "flux_sum_abs: u_face");
+  check_size(s_cell, m.n_cells, P.precision, "flux_sum_abs: s_cell");
+  check_distinct(s_cell, {&u_face}, "flux_sum_abs");
+  launch(programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces, &u_face, &s_cell}, m.n_owned_cells);
 }
 
 void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {

@@ -25,6 +25,7 @@ class Operators {
   void gradient(const DeviceMesh& m, const Buffer& q_cell, const Buffer& q_boundary,
                 Buffer& g_face);
   void divergence(const DeviceMesh& m, const Buffer& u_face, Buffer& d_cell);
+  void flux_sum_abs(const DeviceMesh& m, const Buffer& u_face, Buffer& s_cell);
   void curl(const DeviceMesh& m, const Buffer& s, Buffer& u_face);
   void rotation(const DeviceMesh& m, const Buffer& u_face, Buffer& r);
   void interpolate(const DeviceMesh& m, const Buffer& u_face, Buffer& u_cell);

@@ -1,0 +1,30 @@
+// What every iterative solver of this module takes and returns (pcg.hpp, bicgstab.hpp).
+#pragma once
+
+#include <string>
+
+#include "core/types.hpp"
+
+namespace scfd::solvers {
+
+struct SolveOptions {
+  real relative_tolerance = 1e-10;  // stop when |r| <= relative_tolerance |b| ...
+  real absolute_tolerance = 0;      // ... or |r| <= absolute_tolerance
+  int max_iterations = 1000;
+};
+
+// interrupted: a stop was requested (core/stop.hpp) on some rank; every rank sees it at the same
+// iteration (the request travels with the iteration's reduction) and returns at once, x partly
+// updated: the caller abandons the step.
+enum class SolveStatus { converged, max_iterations, breakdown, interrupted };
+
+struct SolveResult {
+  SolveStatus status = SolveStatus::converged;
+  int iterations = 0;
+  real residual = 0;           // |b - A x| at exit (recursively updated)
+  real relative_residual = 0;  // residual / |b| (residual when b = 0)
+  std::string message;         // why it stopped, for logs and errors
+  bool converged() const { return status == SolveStatus::converged; }
+};
+
+}  // namespace scfd::solvers
