@@ -39,8 +39,9 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int rep
 
 // Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence,
 // flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian, node_system,
-// node_system_diagonal, node_system_apply (the operator of node_system assembled by Backend::make_node_system, assembly
-// not timed), in this order) on mesh m: one warm-up call, then `repeat` timed calls.
+// node_system_diagonal, node_system_apply (the operator of node_system assembled by
+// Backend::make_node_system, assembly not timed), in this order) on mesh m: one warm-up call, then
+// `repeat` timed calls.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and

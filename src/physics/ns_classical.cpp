@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "physics/ns_flow.hpp"
+#include "solvers/bicgstab.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -26,7 +27,7 @@ class NsClassicalModel final : public ns::FlowModel {
   solvers::SolveResult project(const Field& u_star);
 
   ns::MomentumOperator momentum_;
-  solvers::Pcg pcg_faces_;
+  solvers::BiCgStab momentum_solver_;
   FieldPtr u_star_, rhs_, face_work_;  // faces
   FieldPtr psi_;                       // cells: the pressure increment times dt
 };
@@ -34,12 +35,13 @@ class NsClassicalModel final : public ns::FlowModel {
 NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& m,
                                    const backend::Backend& be, halo::Halo& halo)
     : FlowModel(c, m, be, halo, "ns-classical"),
-      momentum_(m, be, halo, *coef_),
-      pcg_faces_(be, m.n_faces),
+      momentum_(m, be, halo, *coef_, setup_.upwind),
+      momentum_solver_(be, m.n_faces),
       u_star_(be.make_field(m.n_faces)),
       rhs_(be.make_field(m.n_faces)),
       face_work_(be.make_field(m.n_faces)),
       psi_(be.make_field(m.n_cells)) {
+  momentum_.advecting = &advecting();
   // U^0: the face fluxes of the initial velocity, projected onto D U = 0 so that the first step
   // starts from a discretely divergence-free field.
   initial_fluxes(*u_star_);
@@ -63,19 +65,24 @@ StepReport NsClassicalModel::advance() {
   const double dt = choose_dt();
   if (setup_.bc_depends_on_position) upload_boundary(t_ + dt);
   momentum_.nu_dt = setup_.viscosity * dt;
+  momentum_.convection_dt = dt / 2;
 
-  explicit_part(dt, *rhs_);                                 // M U^n + dt (AB2 convection)
+  convection_rhs(dt, *rhs_);                                // M U^n - dt/2 C(a) U^n - dt D(a)
   be_.gradient(m_, *p_, *coef_->bc_pressure, *face_work_);  // - dt G p^n
   be_.axpy(-dt, *face_work_, *rhs_);
-  // - nu dt M C W (R M U_fixed + wall circulation): the known part of the viscous term.
+  // - nu dt M C W (R M U_fixed + wall circulation) - dt/2 C(a) U_fixed: the known part of the
+  // implicit terms.
   momentum_.viscous(*coef_->bc_flux, *face_work_, coef_->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
+  momentum_.convect(*coef_->bc_flux, *face_work_);
+  be_.axpy(-momentum_.convection_dt, *face_work_, *rhs_);
   be_.multiply(*coef_->free, *rhs_, *rhs_);
   be_.axpy(1, *coef_->bc_flux, *rhs_);
   be_.multiply(*coef_->free, *u_, *u_star_);  // initial guess U^n, fixed faces at their data
   be_.axpy(1, *coef_->bc_flux, *u_star_);
 
-  const solvers::SolveResult rm = pcg_faces_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
+  const solvers::SolveResult rm =
+      momentum_solver_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
   require_converged(rm, fmt::format("step {}: momentum", step_ + 1));
   halo_.faces.exchange(be_, *u_star_);
   const solvers::SolveResult rp = project(*u_star_);

@@ -13,6 +13,7 @@
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
 #include "physics/ns_stream_operator.hpp"
+#include "solvers/bicgstab.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::physics {
@@ -20,35 +21,6 @@ namespace {
 
 using backend::Field;
 using ns::FieldPtr;
-
-// Solves the small symmetric positive semi-definite system a x = b (the capacitance matrix) by
-// Gaussian elimination without pivoting; a direction whose pivot vanishes (a 3D generator that
-// only carries a circulation, with no flux) gets x = 0: its value does not change the flow.
-std::vector<real> solve_capacitance(std::vector<std::vector<real>> a, std::vector<real> b) {
-  const std::size_t n = b.size();
-  real scale = 0;
-  for (std::size_t k = 0; k < n; ++k) scale = std::max(scale, std::abs(a[k][k]));
-  std::vector<char> skip(n, 0);
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!(std::abs(a[k][k]) > 1e-10 * scale)) {
-      skip[k] = 1;
-      continue;
-    }
-    for (std::size_t i = k + 1; i < n; ++i) {
-      const real f = a[i][k] / a[k][k];
-      for (std::size_t j = k; j < n; ++j) a[i][j] -= f * a[k][j];
-      b[i] -= f * b[k];
-    }
-  }
-  std::vector<real> x(n, 0);
-  for (std::size_t k = n; k-- > 0;) {
-    if (skip[k] != 0) continue;
-    real s = b[k];
-    for (std::size_t j = k + 1; j < n; ++j) s -= a[k][j] * x[j];
-    x[k] = s / a[k][k];
-  }
-  return x;
-}
 
 class NsExactModel final : public ns::FlowModel {
  public:
@@ -68,43 +40,33 @@ class NsExactModel final : public ns::FlowModel {
   void restore_state() override;
 
  private:
-  struct StreamSolve {
-    int iterations = 0;        // the streamfunction solve
-    int basis_iterations = 0;  // the chain bases (only when nu dt changed)
-    real residual = 0;
-  };
   void set_boundary(double t);
-  StreamSolve solve_stream(Field& rhs);
-  int update_basis();
-  int solve_correction(const Field& lift, const Field* source, Field& x, const char* what);
+  solvers::SolveResult solve_stream(Field& rhs);
   halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
 
   std::string case_path_;
   ns::MomentumOperator momentum_;
   ns::StreamOperator system_;
-  solvers::Pcg pcg_curl_;
+  solvers::BiCgStab solver_;
   // Curl entities: s; its correction to the boundary data (the next initial guess); scratch;
   // R rhs; the boundary data.
   FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_;
   FieldPtr rhs_;  // faces: the face equation of the last step (for the pressure recovery)
   FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
-  std::vector<FieldPtr> chain_, basis_;   // per non-gauge chain: indicator, discrete-harmonic basis
-  std::vector<std::vector<real>> cap_;    // chain_j . (R A C basis_k)
-  std::vector<std::string> chain_names_;  // the patches of each chain
-  double basis_nu_dt_ = -1;               // the nu dt the bases were solved for
+  std::vector<std::string> chain_names_;  // the patches of each non-gauge chain
   int pressure_step_ = 0;                 // the step whose pressure p_ holds
   FieldPtr kept_rhs_, kept_stream_;       // keep_state: the face equation and s of that step
   int kept_pressure_step_ = 0;
-  solvers::SolveResult last_solve_;
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
                            const backend::Backend& be, halo::Halo& halo)
     : FlowModel(c, m, be, halo, "ns-exact"),
       case_path_(c.path()),
-      momentum_(m, be, halo, *coef_),
-      system_(m, be, halo, *coef_, mass_host_, dual_weight()),
-      pcg_curl_(be, m.n_curl()) {
+      momentum_(m, be, halo, *coef_, setup_.upwind),
+      system_(m, be, halo, *coef_, mass_host_, dual_weight(), setup_.upwind),
+      solver_(be, m.n_curl()) {
+  momentum_.advecting = system_.advecting = &advecting();
   for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
     *f = be.make_field(m.n_curl());
   for (FieldPtr* f : {&rhs_, &face_work_, &residual_, &zero_faces_}) *f = be.make_field(m.n_faces);
@@ -118,84 +80,37 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   solve_stream(*rhs_);
 }
 
-// Boundary values of s at time t, and on the first call the chain indicators.
+// Boundary values of s at time t, and on the first call the chains whose values are unknowns.
 void NsExactModel::set_boundary(double t) {
   const ns::BoundaryData b = ns::boundary_data(m_, setup_, t, halo_);
   const ns::StreamBoundary sb = ns::stream_boundary(m_, setup_, b.flux, case_path_);
   be_.upload(sb.value, *s_boundary_);
   system_.set_fixed(sb.fixed);
-  if (!chain_.empty() || sb.chains.empty()) return;
-  for (const std::vector<real>& c : sb.chains) {
-    chain_.push_back(be_.make_field_from(c));
-    basis_.push_back(be_.make_field_from(c));
-  }
-  cap_.assign(chain_.size(), std::vector<real>(chain_.size(), 0));
+  if (!chain_names_.empty() || sb.chains.empty()) return;
+  system_.set_chains(sb.chains);
   chain_names_ = sb.chain_patches;
 }
 
-// basis_k: s = chain_k on the boundary data, R A C s = 0 on the unknowns; and the capacitance
-// matrix cap_jk = chain_j . R A C basis_k (symmetric positive semi-definite). Redone when nu dt
-// changes (with time.cfl until dt settles at dt_max). Returns the CG iterations.
-int NsExactModel::update_basis() {
-  if (chain_.empty() || basis_nu_dt_ == system_.nu_dt) return 0;
-  int iterations = 0;
-  for (std::size_t k = 0; k < chain_.size(); ++k) {
-    be_.axpy(-1, *chain_[k], *basis_[k]);  // the correction to chain_k: zero on the boundary
-    iterations += solve_correction(*chain_[k], nullptr, *basis_[k], "streamfunction chain basis");
-    be_.axpy(1, *chain_[k], *basis_[k]);
-    curl_plan().exchange(be_, *basis_[k]);
-  }
-  for (std::size_t k = 0; k < chain_.size(); ++k) {
-    system_.full(*basis_[k], *s_rhs_);
-    for (std::size_t j = 0; j < chain_.size(); ++j)
-      cap_[j][k] = solvers::global_sum(be_.dot(*chain_[j], *s_rhs_, m_.n_owned_curl()));
-  }
-  basis_nu_dt_ = system_.nu_dt;
-  return iterations;
-}
-
-// Solves free .* (R A C (lift + x)) = free .* source for x, zero on the boundary-data entities
-// (x holds the initial guess, its boundary entries are zeroed; no source: 0); `lift` (with its
-// ghosts) holds the boundary data. Uses s_rhs_. Returns the CG iterations; throws SolveError.
-int NsExactModel::solve_correction(const Field& lift, const Field* source, Field& x,
-                                   const char* what) {
-  system_.full(lift, *s_rhs_);
-  if (source != nullptr)
-    be_.xpay(*source, -1, *s_rhs_);
-  else
-    be_.scale(-1, *s_rhs_, *s_rhs_);
-  be_.multiply(system_.free(), *s_rhs_, *s_rhs_);  // b = free .* (source - R A C lift)
-  be_.multiply(system_.free(), x, x);
-  last_solve_ = pcg_curl_.solve(system_, *s_rhs_, x, setup_.momentum);
-  require_converged(last_solve_, fmt::format("step {}: {}", step_ + 1, what));
-  return last_solve_.iterations;
-}
-
-// s with R A C s = R rhs on the unknowns, s = boundary data + sum_k c_k chain_k on the boundary,
-// the c_k from chain_j . (R A C s - R rhs) = 0; then U = C s (with ghosts). rhs: face equation.
-NsExactModel::StreamSolve NsExactModel::solve_stream(Field& rhs) {
-  StreamSolve out;
+// s = boundary data + x, x in the unknown space (free entities and chains), with
+// P (R A C s - R rhs) = 0: the face equation holds up to an interior pressure gradient, whose
+// single-valuedness around each chain is the chain's equation. Then U = C s (with ghosts).
+// rhs: the face equation; x (s0_) is kept as the next step's initial guess.
+solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
   halo_.faces.exchange(be_, rhs);
   be_.rotation(m_, rhs, *r_rhs_);
-  // s = s_boundary + the correction s0 (kept as the next step's initial guess).
-  out.iterations = solve_correction(*s_boundary_, r_rhs_.get(), *s0_, "streamfunction");
-  out.residual = last_solve_.relative_residual;
+  system_.full(*s_boundary_, *s_rhs_);
+  be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s_boundary
+  system_.project(*s_rhs_);
+  system_.project(*s0_);
+  const solvers::SolveResult r = solver_.solve(system_, *s_rhs_, *s0_, setup_.momentum);
+  require_converged(r, fmt::format("step {}: streamfunction", step_ + 1));
+  system_.project(*s0_);
   be_.copy(*s_boundary_, *stream_);
   be_.axpy(1, *s0_, *stream_);
   curl_plan().exchange(be_, *stream_);
-  if (!chain_.empty()) {
-    out.basis_iterations = update_basis();
-    system_.full(*stream_, *s_rhs_);
-    be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s
-    std::vector<real> g(chain_.size());
-    for (std::size_t j = 0; j < chain_.size(); ++j)
-      g[j] = solvers::global_sum(be_.dot(*chain_[j], *s_rhs_, m_.n_owned_curl()));
-    const std::vector<real> c = solve_capacitance(cap_, g);
-    for (std::size_t k = 0; k < chain_.size(); ++k) be_.axpy(c[k], *basis_[k], *stream_);
-  }
   be_.curl(m_, *stream_, *u_);
   halo_.faces.exchange(be_, *u_);
-  return out;
+  return r;
 }
 
 StepReport NsExactModel::advance() {
@@ -206,21 +121,22 @@ StepReport NsExactModel::advance() {
     set_boundary(t_ + dt);
   }
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * dt;
-  // The face equation without the pressure: M U^n + dt (AB2 convection) - dt G_b p_b (outlet
-  // pressures) - nu dt M C W B (wall circulation). R removes the interior pressure gradient.
-  explicit_part(dt, *rhs_);
+  momentum_.convection_dt = system_.convection_dt = dt / 2;
+  // The face equation without the pressure: M U^n - dt/2 C(a) U^n - dt D(a) (convection) - dt G_b
+  // p_b (outlet pressures) - nu dt M C W B (wall circulation). R removes the interior pressure
+  // gradient; the stream system holds the implicit terms of the boundary data too.
+  convection_rhs(dt, *rhs_);
   if (setup_.has_outlet) {
     be_.gradient(m_, *zero_cells_, *coef_->bc_pressure, *face_work_);
     be_.axpy(-dt, *face_work_, *rhs_);
   }
   momentum_.viscous(*zero_faces_, *face_work_, coef_->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
-  const StreamSolve r = solve_stream(*rhs_);
+  const solvers::SolveResult r = solve_stream(*rhs_);
   finish_step(dt);
-  StepReport rep{step_, t_, r.iterations + r.basis_iterations, r.residual, {}};
-  rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  CG s {:>4}", dt, last_cfl_,
+  StepReport rep{step_, t_, r.iterations, r.relative_residual, {}};
+  rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  it s {:>4}", dt, last_cfl_,
                            last_div_, r.iterations);
-  if (r.basis_iterations > 0) rep.detail += fmt::format(" chains {}", r.basis_iterations);
   return rep;
 }
 
@@ -231,6 +147,8 @@ const Field& NsExactModel::pressure() {
   momentum_.viscous(*u_, *face_work_);
   be_.multiply(*coef_->mass, *u_, *residual_);
   be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
+  momentum_.convect(*u_, *face_work_);
+  be_.axpy(momentum_.convection_dt, *face_work_, *residual_);
   be_.xpay(*rhs_, -1, *residual_);
   be_.multiply(*coef_->mobility, *residual_, *residual_);
   be_.scale(1 / last_dt_, *residual_, *residual_);
@@ -259,17 +177,18 @@ void NsExactModel::restore_state() {
   be_.copy(*kept_stream_, *stream_);
   pressure_step_ = kept_pressure_step_;
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * last_dt_;
+  momentum_.convection_dt = system_.convection_dt = last_dt_ / 2;
 }
 
 std::vector<std::string> NsExactModel::notes() const {
-  if (chain_.empty()) return {};
+  if (chain_names_.empty()) return {};
   std::string list;
   for (std::size_t k = 0; k < chain_names_.size(); ++k)
     list += fmt::format("{}[{}]", k == 0 ? "" : ", ", chain_names_[k]);
   return {fmt::format(
       "ns-exact: the streamfunction values of {} boundary chain(s) (2D: an inner boundary or a "
       "wall between outlets; 3D: a generator of the boundary surface) are solved for: {}",
-      chain_.size(), list)};
+      chain_names_.size(), list)};
 }
 
 std::vector<HostField> NsExactModel::fields(const std::vector<std::string>& names) {

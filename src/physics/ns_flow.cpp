@@ -46,8 +46,9 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   coef_ = std::make_unique<Coefficients>(be, m, g);
   u_ = be.make_field(m.n_faces);
   p_ = be.make_field(m.n_cells);
-  conv_ = be.make_field(m.n_faces);
-  conv_old_ = be.make_field(m.n_faces);
+  u_old_ = be.make_field(m.n_faces);
+  advecting_ = be.make_field(m.n_faces);
+  convected_ = be.make_field(m.n_faces);
   face_tmp_ = be.make_field(m.n_faces);
   cell_tmp_ = be.make_field(m.n_cells);
   cell_velocity_ = be.make_field(3 * m.n_cells);
@@ -109,13 +110,19 @@ void FlowModel::initial_fluxes(Field& u) const {
   be_.axpy(1, *coef_->bc_flux, u);
 }
 
-void FlowModel::explicit_part(double dt, Field& y) {
-  convection_.apply(*u_, *coef_->bc_velocity, *conv_);
+void FlowModel::convection_rhs(double dt, Field& y) {
   const real r = last_dt_ > 0 ? dt / last_dt_ : 0;
+  be_.copy(*u_, *advecting_);
+  if (r > 0) {  // a = (1 + r/2) U^n - (r/2) U^(n-1)
+    be_.scale(1 + r / 2, *advecting_, *advecting_);
+    be_.axpy(-r / 2, *u_old_, *advecting_);
+  }
+  be_.copy(*u_, *u_old_);
   be_.multiply(*coef_->mass, *u_, y);
-  be_.axpy(dt * (1 + r / 2), *conv_, y);
-  if (r > 0) be_.axpy(-dt * r / 2, *conv_old_, y);
-  std::swap(conv_, conv_old_);
+  convection_.apply(*advecting_, *u_, *coef_->bc_velocity, *convected_);  // C U^n + D
+  be_.axpy(-dt / 2, *convected_, y);
+  convection_.boundary_part(*advecting_, *coef_->bc_velocity, *convected_);  // D
+  be_.axpy(-dt / 2, *convected_, y);
 }
 
 void FlowModel::finish_step(double dt) {
@@ -144,9 +151,11 @@ void FlowModel::keep_state() {
   if (!kept_u_) {
     kept_u_ = be_.make_field(m_.n_faces);
     kept_p_ = be_.make_field(m_.n_cells);
+    kept_advecting_ = be_.make_field(m_.n_faces);
   }
   be_.copy(*u_, *kept_u_);
   be_.copy(*p_, *kept_p_);
+  be_.copy(*advecting_, *kept_advecting_);
   kept_ = {t_, last_dt_, last_cfl_, last_div_, max_div_, step_};
 }
 
@@ -154,6 +163,7 @@ void FlowModel::restore_state() {
   SCFD_CHECK(kept_u_ != nullptr, "restore_state before keep_state");
   be_.copy(*kept_u_, *u_);
   be_.copy(*kept_p_, *p_);
+  be_.copy(*kept_advecting_, *advecting_);
   t_ = kept_.t;
   last_dt_ = kept_.last_dt;
   last_cfl_ = kept_.last_cfl;

@@ -55,9 +55,14 @@ class FlowModel : public Model, public FlowAccess {
   void initial_fluxes(Field& u) const;
   void upload_boundary(double t);
   double choose_dt();
-  // y = M U^n + dt ((1 + r/2) conv - r/2 conv_old) with r = dt / dt_old (forward Euler on the
-  // first step): the explicit part of the face equation.
-  void explicit_part(double dt, Field& y);
+  // The convection of the step is Crank-Nicolson in the convected velocity, with the advecting
+  // fluxes extrapolated to the half step: a = U^n + (r/2)(U^n - U^(n-1)), r = dt / dt_old
+  // (a = U^n on the first step). Sets a (advecting(), with ghosts) and
+  //   y = M U^n - dt/2 C(a) U^n - dt D(a)
+  // with C(a) + D(a) the convection of Convection (D: its inflow boundary data); the models add
+  // dt/2 C(a) to the left side (MomentumOperator::convection_dt = dt/2).
+  void convection_rhs(double dt, Field& y);
+  const Field& advecting() const { return *advecting_; }
   // After the velocity of the new step is in u_ (with ghosts): advances the clock and measures
   // CFL and max|DU|; SolveError when the velocity is not finite or the CFL number is above
   // time.max_cfl (a diverging run).
@@ -84,13 +89,13 @@ class FlowModel : public Model, public FlowAccess {
   std::string name_;
   std::vector<real> dual_weight_;  // W per local curl entity
   Convection convection_;
-  FieldPtr conv_, conv_old_;      // faces: the convective term of this and the last step
-  FieldPtr face_tmp_, cell_tmp_;  // CFL rate, divergence
+  FieldPtr u_old_, advecting_, convected_;  // faces: U^(n-1), a, scratch
+  FieldPtr face_tmp_, cell_tmp_;            // CFL rate, divergence
   FieldPtr cell_velocity_, circulation_;
   int cell_velocity_step_ = -1, circulation_step_ = -1;  // the step they hold
   bool warned_cfl_ = false;
-  // keep_state: U and p of the kept step and its clock and figures.
-  FieldPtr kept_u_, kept_p_;
+  // keep_state: U, p and the advecting fluxes of the kept step, its clock and figures.
+  FieldPtr kept_u_, kept_p_, kept_advecting_;
   struct Clock {
     double t = 0, last_dt = 0, last_cfl = 0, last_div = 0, max_div = 0;
     int step = 0;

@@ -36,11 +36,12 @@ void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& 
 }
 
 MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backend& be,
-                                   halo::Halo& halo, const Coefficients& k)
+                                   halo::Halo& halo, const Coefficients& k, real upwind)
     : m_(m),
       be_(be),
       halo_(halo),
       k_(k),
+      convection_(m, be, halo, upwind),
       free_x_(be.make_field(m.n_faces)),
       viscous_x_(be.make_field(m.n_faces)),
       circulation_(be.make_field(m.n_curl())) {}
@@ -51,6 +52,10 @@ void MomentumOperator::apply(Field& x, Field& y) const {
   viscous(*free_x_, *viscous_x_);
   be_.multiply(*k_.mass, *free_x_, y);
   be_.axpy(nu_dt, *viscous_x_, y);
+  if (advecting != nullptr) {
+    convect(*free_x_, *viscous_x_);
+    be_.axpy(convection_dt, *viscous_x_, y);
+  }
   be_.multiply(*k_.free, y, y);
   be_.multiply(*k_.fixed, x, *viscous_x_);  // the eliminated rows: y = x there
   be_.axpy(1, *viscous_x_, y);
@@ -125,15 +130,22 @@ Convection::Convection(const topology::Mesh& m, const backend::Backend& be, halo
       halo_(halo),
       upwind_(upwind),
       u_cell_(be.make_field(3 * m.n_cells)),
-      n_cell_(be.make_field(3 * m.n_cells)) {}
+      n_cell_(be.make_field(3 * m.n_cells)),
+      zero_cell_(be.make_field(3 * m.n_cells)),
+      zero_boundary_(be.make_field(3 * m.n_boundary_faces())) {}
 
-void Convection::apply(const Field& u, const Field& u_boundary, Field& out) {
-  be_.interpolate(m_, u, *u_cell_);
+void Convection::apply(const Field& a, const Field& x, const Field& u_boundary, Field& y) const {
+  be_.interpolate(m_, x, *u_cell_);
   halo_.cells.exchange(be_, *u_cell_, 3);
-  be_.convection(m_, u, *u_cell_, u_boundary, upwind_, *n_cell_);
+  be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_);
   halo_.cells.exchange(be_, *n_cell_, 3);
-  be_.integrate(m_, *n_cell_, out);
-  be_.scale(-1, out, out);
+  be_.integrate(m_, *n_cell_, y);
+}
+
+void Convection::boundary_part(const Field& a, const Field& u_boundary, Field& y) const {
+  be_.convection(m_, a, *zero_cell_, u_boundary, upwind_, *n_cell_);
+  halo_.cells.exchange(be_, *n_cell_, 3);
+  be_.integrate(m_, *n_cell_, y);
 }
 
 }  // namespace scfd::physics::ns

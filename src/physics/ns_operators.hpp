@@ -44,12 +44,40 @@ struct Coefficients {
   FieldPtr bc_circulation;                           // curl entities: wall circulation
 };
 
-// y = free .* ((M + nu dt K)(free .* x)) + fixed .* x, K = M C W R M: the momentum matrix with
-// the rows and columns of the fixed faces eliminated symmetrically.
+// The convective term of the face equation, J N_a(I x; u_b): the convective acceleration at cells
+// (Backend::convection) of the velocity I x (Backend::interpolate) carried by the fluxes a, with
+// the velocity u_b on inflow boundary faces, brought back to the faces by the integration J, the
+// V-weighted adjoint of I. With u_b = 0 it is linear in x, C(a) x; for divergence-free a,
+// x^T C(a) x = sum_c V_c (I x)_c·N_c is zero but for the inflow and outflow boundary faces, where
+// it is >= 0 (upwind adds >= 0 more): C(a) neither creates nor destroys x^T M x in the interior
+// (Perot's energy argument, docs/methods.md), on any mesh, Delaunay or not.
+class Convection {
+ public:
+  Convection(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, real upwind);
+  // y = J N_a(I x; u_b) on the owned faces. a and x with their ghosts; u_b: 3 per owned
+  // boundary face (zero_boundary() for the linear part C(a) x). y must be neither a nor x.
+  void apply(const Field& a, const Field& x, const Field& u_boundary, Field& y) const;
+  // y = J N_a(0; u_b): the part that is boundary data.
+  void boundary_part(const Field& a, const Field& u_boundary, Field& y) const;
+  const Field& zero_boundary() const { return *zero_boundary_; }
+
+ private:
+  const topology::Mesh& m_;
+  const backend::Backend& be_;
+  halo::Halo& halo_;
+  real upwind_;
+  FieldPtr u_cell_, n_cell_, zero_cell_;  // 3 per cell
+  FieldPtr zero_boundary_;                // 3 per owned boundary face
+};
+
+// y = free .* ((M + nu dt K + theta dt C(a))(free .* x)) + fixed .* x, K = M C W R M: the
+// momentum matrix with the rows and columns of the fixed faces eliminated (symmetrically for the
+// symmetric part M + nu dt K), C(a) the convection of Convection by the fluxes a (advecting,
+// null: no convection, the operator is then symmetric positive definite).
 class MomentumOperator final : public solvers::LinearOperator {
  public:
   MomentumOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                   const Coefficients& k);
+                   const Coefficients& k, real upwind);
   index size() const override { return m_.n_faces; }
   index owned() const override { return m_.n_owned_faces; }
   void apply(Field& x, Field& y) const override;
@@ -58,13 +86,20 @@ class MomentumOperator final : public solvers::LinearOperator {
   // y = M C W (R M x + extra), owned faces; x needs its ghosts. `extra` (curl entities, or null)
   // is the wall part of the circulation. y must not be x.
   void viscous(const Field& x, Field& y, const Field* extra = nullptr) const;
+  // y = C(a) x (owned faces): the implicit convection's operator; x with its ghosts.
+  void convect(const Field& x, Field& y) const {
+    convection_.apply(*advecting, x, convection_.zero_boundary(), y);
+  }
   real nu_dt = 0;
+  real convection_dt = 0;            // theta dt
+  const Field* advecting = nullptr;  // a, with its ghosts; null: no convection
 
  private:
   const topology::Mesh& m_;
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Coefficients& k_;
+  Convection convection_;
   FieldPtr free_x_, viscous_x_;  // faces
   FieldPtr circulation_;         // curl entities
 };
@@ -108,25 +143,6 @@ class PressureSolve {
   bool has_outlet_;
   real global_cells_ = 0;
   FieldPtr b_, ones_;  // cells
-};
-
-// out = -J N(I U): the explicit convective term of the weighted face equation, with
-// N the convective acceleration at cells (Backend::convection; central, upwind or a blend) and
-// I, J interpolation and integration. J is the V-weighted adjoint of I, so U^T J N =
-// sum_c V_c u_c·N_c, which vanishes for the central scheme when D U = 0: convection neither
-// creates nor destroys U^T M U.
-class Convection {
- public:
-  Convection(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo, real upwind);
-  // u with its ghosts; u_boundary: 3 per owned boundary face (the inflow velocity).
-  void apply(const Field& u, const Field& u_boundary, Field& out);
-
- private:
-  const topology::Mesh& m_;
-  const backend::Backend& be_;
-  halo::Halo& halo_;
-  real upwind_;
-  FieldPtr u_cell_, n_cell_;  // 3 per cell
 };
 
 }  // namespace scfd::physics::ns

@@ -2,9 +2,13 @@
 #include "physics/ns_stream_operator.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 #include <vector>
+
+#include "core/error.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -59,11 +63,20 @@ std::vector<real> edge_masses(const topology::Mesh& m, std::span<const real> mas
 
 StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& be,
                                halo::Halo& halo, const Coefficients& k, std::span<const real> mass,
-                               std::span<const real> weight)
-    : m_(m), be_(be), halo_(halo), k_(k) {
+                               std::span<const real> weight, real upwind)
+    : m_(m),
+      be_(be),
+      halo_(halo),
+      k_(k),
+      curl_x_(be.make_field(m.n_faces)),
+      convected_(be.make_field(m.n_faces)),
+      rotated_(be.make_field(m.n_curl())),
+      convection_(m, be, halo, upwind) {
   const index nk = m.n_curl();
-  for (FieldPtr* f : {&free_, &fixed_, &lx_, &wlx_}) *f = be.make_field(nk);
-  be.fill(*free_, 1);
+  for (FieldPtr* f : {&free_, &unknown_, &known_, &lx_, &wlx_, &px_}) *f = be.make_field(nk);
+  fixed_host_.assign(static_cast<std::size_t>(nk), 0);
+  chain_host_.assign(fixed_host_.size(), 0);
+  update_masks();
   const auto [dm, dv] = diagonals(m, mass, weight);
   diag_mass_ = be.make_field_from(dm);
   diag_viscous_ = be.make_field_from(dv);
@@ -76,23 +89,76 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
 }
 
 void StreamOperator::set_fixed(std::span<const real> fixed) {
-  std::vector<real> free(fixed.size());
-  for (std::size_t i = 0; i < free.size(); ++i) free[i] = 1 - fixed[i];
-  be_.upload(fixed, *fixed_);
+  SCFD_CHECK(fixed.size() == fixed_host_.size(), "set_fixed: {} entries for {} entities",
+             fixed.size(), fixed_host_.size());
+  fixed_host_.assign(fixed.begin(), fixed.end());
+  update_masks();
+}
+
+// Modified Gram-Schmidt over the owned entries (the ghost entries follow the same combinations);
+// a chain in the span of the earlier ones adds nothing.
+void StreamOperator::set_chains(const std::vector<std::vector<real>>& chains) {
+  SCFD_CHECK(chains_.empty(), "set_chains twice");
+  const auto owned_dot = [&](const std::vector<real>& a, const std::vector<real>& b) {
+    real s = 0;
+    for (index k = 0; k < m_.n_owned_curl(); ++k) s += a[k] * b[k];
+    return solvers::global_sum(s);
+  };
+  std::vector<std::vector<real>> basis;
+  for (std::vector<real> c : chains) {
+    SCFD_CHECK(c.size() == fixed_host_.size(), "set_chains: {} entries for {} entities", c.size(),
+               fixed_host_.size());
+    const real norm0 = std::sqrt(owned_dot(c, c));
+    for (const std::vector<real>& q : basis) {
+      const real a = owned_dot(q, c);
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] -= a * q[i];
+    }
+    const real norm = std::sqrt(owned_dot(c, c));
+    if (!(norm > 1e-10 * norm0)) continue;
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      SCFD_CHECK(c[i] == 0 || fixed_host_[i] != 0, "a chain on an unknown entity");
+      c[i] /= norm;
+      if (c[i] != 0) chain_host_[i] = 1;
+    }
+    basis.push_back(std::move(c));
+  }
+  for (const std::vector<real>& q : basis) chains_.push_back(be_.make_field_from(q));
+  update_masks();
+}
+
+void StreamOperator::update_masks() {
+  std::vector<real> free(fixed_host_.size()), unknown(free.size()), known(free.size());
+  for (std::size_t i = 0; i < free.size(); ++i) {
+    free[i] = 1 - fixed_host_[i];
+    unknown[i] = std::max(free[i], chain_host_[i]);
+    known[i] = 1 - unknown[i];
+  }
   be_.upload(free, *free_);
+  be_.upload(unknown, *unknown_);
+  be_.upload(known, *known_);
+}
+
+void StreamOperator::project(Field& x) const {
+  std::vector<real> c(chains_.size());
+  for (std::size_t k = 0; k < c.size(); ++k) c[k] = be_.dot(*chains_[k], x, m_.n_owned_curl());
+  if (!c.empty()) solvers::global_sum(std::span<real>(c));
+  be_.multiply(*free_, x, x);
+  for (std::size_t k = 0; k < c.size(); ++k) be_.axpy(c[k], *chains_[k], x);
 }
 
 void StreamOperator::apply(Field& x, Field& y) const {
-  curl_plan(halo_, m_).exchange(be_, x);
-  full(x, y);
-  be_.multiply(*free_, y, y);
+  be_.copy(x, *px_);
+  project(*px_);
+  curl_plan(halo_, m_).exchange(be_, *px_);
+  full(*px_, y);
+  project(y);
 }
 
 void StreamOperator::diagonal(Field& d) const {
   be_.copy(*diag_mass_, d);
   be_.axpy(nu_dt, *diag_viscous_, d);
-  be_.multiply(*free_, d, d);
-  be_.axpy(1, *fixed_, d);
+  be_.multiply(*unknown_, d, d);
+  be_.axpy(1, *known_, d);
 }
 
 void StreamOperator::full(const Field& x, Field& y) const {
@@ -101,6 +167,13 @@ void StreamOperator::full(const Field& x, Field& y) const {
   curl_plan(halo_, m_).exchange(be_, *wlx_);
   laplacian(*wlx_, y);
   be_.xpay(*lx_, nu_dt, y);
+  if (advecting == nullptr || convection_dt == 0) return;
+  be_.curl(m_, x, *curl_x_);
+  halo_.faces.exchange(be_, *curl_x_);
+  convection_.apply(*advecting, *curl_x_, convection_.zero_boundary(), *convected_);
+  halo_.faces.exchange(be_, *convected_);
+  be_.rotation(m_, *convected_, *rotated_);
+  be_.axpy(convection_dt, *rotated_, y);
 }
 
 void StreamOperator::laplacian(const Field& x, Field& y) const {

@@ -1,18 +1,23 @@
 // ns-exact's system on the streamfunction (docs/methods.md, "Exact fractional step"), one entry
 // per curl entity (nodes in 2D, edges in 3D), restricted to the unknown entities:
-// y = free .* (R A C x) for x that is zero on the boundary-data entities (the model solves for
-// the correction to a field that holds the boundary data; PCG keeps those entries at zero when b
-// and the initial guess are), with A = M + nu dt M C W R M the weighted momentum matrix of
-// ns-classical. With L = R M C, R A C = L + nu dt L W L. In 2D L is the graph Laplacian of the
-// nodes with weight M_f on the edge that face f is, applied as an assembled node system (one
-// sparse pass); in 3D L is curl, M, rotation. Symmetric positive definite in 2D with a
-// boundary-data node; in 3D positive semi-definite, with the gradients of the interior node
-// functions as null space (C G = 0), a consistent system for CG. Its Jacobi diagonal is 1 on
-// the boundary-data entities. Internal to the physics module.
+// y = P (R A C) P x, P the projection onto the unknown entities (the model solves for the
+// correction to a field that holds the boundary data) and onto the span of the boundary chains
+// whose values are unknowns (an inner boundary in 2D, the generators of the boundary surface in
+// 3D: set_chains), with A = M + nu dt M C W R M + theta dt C_a the
+// momentum matrix of ns-classical (C_a its implicit convection, Convection, by the fluxes a).
+// With L = R M C, R A C = L + nu dt L W L + theta dt R C_a C. In 2D L is the graph Laplacian of
+// the nodes with weight M_f on the edge that face f is, applied as an assembled node system (one
+// sparse pass); in 3D L is curl, M, rotation. Without convection symmetric positive definite in
+// 2D with a boundary-data node; in 3D positive semi-definite, with the gradients of the interior
+// node functions as null space (C G = 0), a consistent system; the convection part keeps that
+// null space and makes the system non-symmetric (BiCGStab). Its Jacobi diagonal is that of the
+// symmetric part, 1 on the boundary-data entities outside the chains. Internal to the physics
+// module.
 #pragma once
 
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "physics/ns_operators.hpp"
 
@@ -23,7 +28,8 @@ class StreamOperator final : public solvers::LinearOperator {
   // `mass` and `weight` are M per local face and W per local curl entity (ghosts included), on
   // the host for the assembly and on the backend (k) for the products.
   StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                 const Coefficients& k, std::span<const real> mass, std::span<const real> weight);
+                 const Coefficients& k, std::span<const real> mass, std::span<const real> weight,
+                 real upwind);
   index size() const override { return m_.n_curl(); }
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override;
@@ -32,9 +38,16 @@ class StreamOperator final : public solvers::LinearOperator {
   void full(const Field& x, Field& y) const;
   // Which entities hold boundary data (1) and which are unknowns (0), per local entity.
   void set_fixed(std::span<const real> fixed);
-  // 1 on the unknown entities, 0 on the boundary data.
-  const Field& free() const { return *free_; }
+  // The boundary chains whose value is an unknown (one per chain, solved for with the rest; per
+  // local entity, nonzero on the chain's boundary-data entities): the unknown space becomes the
+  // free entities plus the span of the chains. Once, before the first solve.
+  void set_chains(const std::vector<std::vector<real>>& chains);
+  // x = P x, P the orthogonal projection onto the unknown space (owned entries; x with ghosts
+  // keeps them consistent). The solved system is P (R A C) P.
+  void project(Field& x) const;
   real nu_dt = 0;
+  real convection_dt = 0;            // theta dt
+  const Field* advecting = nullptr;  // a, with its ghosts; null: no convection
 
  private:
   // y = L x = R M C x on the owned entities; x needs its ghosts.
@@ -44,10 +57,19 @@ class StreamOperator final : public solvers::LinearOperator {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Coefficients& k_;
-  FieldPtr free_, fixed_;                           // the masks of set_fixed
-  FieldPtr diag_mass_, diag_viscous_;               // diagonals of L and of L W L (owned entities)
-  FieldPtr lx_, wlx_;                               // curl entities: L x, W L x
-  FieldPtr faces_;                                  // 3D: M C x
+  void update_masks();
+
+  std::vector<real> fixed_host_, chain_host_;  // set_fixed; 1 on the entities of any chain
+  FieldPtr free_;                              // 1 on the unknown entities
+  FieldPtr unknown_, known_;                   // 1 on the free or chain entities; 1 - that
+  std::vector<FieldPtr> chains_;               // orthonormal basis of the chains' span
+  FieldPtr px_;                                // curl entities: P x
+  FieldPtr diag_mass_, diag_viscous_;          // diagonals of L and of L W L (owned entities)
+  FieldPtr lx_, wlx_;                          // curl entities: L x, W L x
+  FieldPtr faces_;                             // 3D: M C x
+  FieldPtr curl_x_, convected_;                // faces: C x, C_a C x
+  FieldPtr rotated_;                           // curl entities: R C_a C x
+  Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
 };
 

@@ -51,12 +51,12 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     res.residual = std::sqrt(rr);
     if (!std::isfinite(res.residual))
       return finish(SolveStatus::breakdown,
-                    fmt::format("BiCGStab breakdown: residual is {} at iteration {}",
-                                res.residual, res.iterations));
+                    fmt::format("BiCGStab breakdown: residual is {} at iteration {}", res.residual,
+                                res.iterations));
     if (res.residual <= target)
-      return finish(SolveStatus::converged,
-                    fmt::format("converged in {} iterations, residual {:.3e}", res.iterations,
-                                res.residual));
+      return finish(
+          SolveStatus::converged,
+          fmt::format("converged in {} iterations, residual {:.3e}", res.iterations, res.residual));
     if (res.iterations >= opt.max_iterations)
       return finish(SolveStatus::max_iterations,
                     fmt::format("BiCGStab did not converge in {} iterations: residual {:.3e} "
@@ -73,9 +73,9 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     a.apply(*p_hat_, *v_);
     const real r0v = global_sum(be_.dot(*r0_, *v_, n));
     if (!(std::abs(r0v) > 0))
-      return finish(SolveStatus::breakdown,
-                    fmt::format("BiCGStab breakdown at iteration {}: r0·v = {:.3e}",
-                                res.iterations, r0v));
+      return finish(
+          SolveStatus::breakdown,
+          fmt::format("BiCGStab breakdown at iteration {}: r0·v = {:.3e}", res.iterations, r0v));
     alpha = rho / r0v;
     be_.copy(*r_, *s_);
     be_.axpy(-alpha, *v_, *s_);  // s = r - alpha v

@@ -204,7 +204,8 @@ struct StreamFixture : Fixture {
   std::unique_ptr<physics::ns::StreamOperator> op;
   explicit StreamFixture(const std::string& name) : Fixture(name, "0", "0") {
     coef = std::make_unique<physics::ns::Coefficients>(*be, m, g);
-    op = std::make_unique<physics::ns::StreamOperator>(m, *be, halo, *coef, g.mass, g.dual_weight);
+    op = std::make_unique<physics::ns::StreamOperator>(m, *be, halo, *coef, g.mass, g.dual_weight,
+                                                       0.0);
     op->nu_dt = 0.7;
   }
   // R (M + nu dt M C W R M) C x on the host (the definition).
