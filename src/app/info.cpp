@@ -1,5 +1,6 @@
 // `streamcfd info MESH`: reads a mesh, builds its topology and geometry, and reports entity
 // counts, patches and regions with their sizes, the domain volume, the element quality range,
+// how far the circumcentric dual is from well-centred (topology::dual_stats),
 // the bytes per cell of the topology and the time of each phase. `--json` prints the same as one
 // JSON object for scripts.
 #include <fmt/format.h>
@@ -41,6 +42,8 @@ int run_info(const InfoOptions& opt) {
   raw = {};
   std::vector<real> q = topology::cell_quality(m);
   auto [qmin, qmax] = std::minmax_element(q.begin(), q.end());
+  const topology::DualStats dual = topology::dual_stats(m);
+  const auto percent = [&](index n) { return 100.0 * static_cast<double>(n) / dual.faces; };
   real volume = 0;
   for (real v : m.cell_volume) volume += v;
   const double bytes_per_cell = static_cast<double>(m.bytes()) / m.n_cells;
@@ -60,12 +63,13 @@ int run_info(const InfoOptions& opt) {
     fmt::print(
         "{{\"mesh\": {}, \"dim\": {}, \"nodes\": {}, \"edges\": {}, \"faces\": {}, "
         "\"boundary_faces\": {}, \"cells\": {}, \"euler_characteristic\": {}, \"volume\": {:.17g}, "
-        "\"quality_min\": {:.6g}, \"quality_max\": {:.6g}, \"topology_bytes\": {}, "
+        "\"quality_min\": {:.6g}, \"quality_max\": {:.6g}, \"dual_negative_faces\": {}, "
+        "\"dual_bounded_faces\": {}, \"topology_bytes\": {}, "
         "\"bytes_per_cell\": {:.1f}, \"patches\": [{}], \"regions\": [{}], \"seconds\": {{{}, "
         "\"total\": {:.6f}}}}}\n",
         json::string(opt.mesh), m.dim, m.n_nodes, m.n_edges, m.n_faces, m.n_boundary_faces(),
-        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, m.bytes(), bytes_per_cell,
-        patches, regions, phases, seconds);
+        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, dual.negative, dual.bounded,
+        m.bytes(), bytes_per_cell, patches, regions, phases, seconds);
     return 0;
   }
   log::info("mesh       {}", opt.mesh);
@@ -75,6 +79,13 @@ int run_info(const InfoOptions& opt) {
             m.n_edges, m.n_faces, m.n_boundary_faces(), m.n_cells);
   log::info("{}     {:.10g}", m.dim == 2 ? "area  " : "volume", volume);
   log::info("quality    radius ratio {:.4f} .. {:.4f} (1 = equilateral)", *qmin, *qmax);
+  log::info("dual       {} faces ({:.2f}%) non-Delaunay (negative circumcentric dual length)",
+            dual.negative, percent(dual.negative));
+  if (m.dim == 3)
+    log::info(
+        "           {} faces ({:.2f}%) with a dual length below {} of the centroid distance: the "
+        "Navier-Stokes models bound it there, at some cost in accuracy (docs/methods.md)",
+        dual.bounded, percent(dual.bounded), topology::kDualBound);
   log::info("memory     {:.1f} MiB topology+geometry, {:.0f} bytes per cell",
             static_cast<double>(m.bytes()) / (1 << 20), bytes_per_cell);
   log::info("patches    {}", m.patches.size());

@@ -5,6 +5,7 @@
 // ns-exact recovers its pressure by a Poisson solve on request.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "backend/backend.hpp"
@@ -27,6 +28,10 @@ class FlowAccess {
   // W_k = l_k / A*_k per local curl entity (node in 2D, edge in 3D): the circulation of the
   // dual cell of k times W_k is the vorticity there (0 on symmetry patches).
   virtual std::span<const real> dual_weight() const = 0;
+  // The velocity the boundary prescribes at local node n now (walls, moving walls, velocity
+  // patches; see ns::BoundaryNodeVelocity), nullopt elsewhere: a node velocity is this where
+  // it exists, else the average of the cell velocities around the node.
+  virtual std::optional<Vec3> boundary_velocity(index n) const = 0;
 
   // The state of the current step, ghosts current:
   virtual const backend::Field& fluxes() const = 0;   // U_f per face

@@ -91,8 +91,9 @@ StepReport NsClassicalModel::advance() {
   halo_.cells.exchange(be_, *p_);
   finish_step(dt);
   StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}};
-  rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  CG mom {:>3} p {:>4}", dt,
-                           last_cfl_, last_div_, rm.iterations, rp.iterations);
+  rep.detail = fmt::format(
+      "dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it u {:>3} p {:>4}", dt,
+      last_courant_, last_cfl_, last_div_, last_change_, rm.iterations, rp.iterations);
   return rep;
 }
 

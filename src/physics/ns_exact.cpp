@@ -135,8 +135,9 @@ StepReport NsExactModel::advance() {
   const solvers::SolveResult r = solve_stream(*rhs_);
   finish_step(dt);
   StepReport rep{step_, t_, r.iterations, r.relative_residual, {}};
-  rep.detail = fmt::format("dt {:.3e}  CFL {:.3f}  max|DU| {:.2e}  it s {:>4}", dt, last_cfl_,
-                           last_div_, r.iterations);
+  rep.detail =
+      fmt::format("dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it s {:>4}", dt,
+                  last_courant_, last_cfl_, last_div_, last_change_, r.iterations);
   return rep;
 }
 

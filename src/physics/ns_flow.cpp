@@ -11,8 +11,8 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "physics/ns_post.hpp"
 #include "solvers/collectives.hpp"
+#include "topology/quality.hpp"
 
 namespace scfd::physics::ns {
 
@@ -25,17 +25,25 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       time_(c, true),
       t_(time_.start()),
       name_(std::move(name)),
+      boundary_nodes_(m, setup_),
       convection_(m, be, halo, setup_.upwind) {
   check_formulas(c, m, setup_, t_);
   const Geometry g = build_geometry(m, setup_, halo);
   const auto [fallback_faces, fallback_duals] = solvers::global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});
-  if (fallback_faces > 0)
+  if (fallback_faces > 0 && m.dim == 2)
     log::warn(
         "{}: {} faces have a non-positive circumcentre distance (right-angled or "
         "non-Delaunay pairs): their dual length is the centroid distance along the normal; "
         "a Delaunay mesh is more accurate",
         name_, fallback_faces);
+  if (fallback_faces > 0 && m.dim == 3)
+    log::info(
+        "{}: {} faces ({:.1f}%) have a circumcentric dual length below {} of the centroid "
+        "distance (small or negative: `streamcfd info` counts them); it is bounded there",
+        name_, fallback_faces,
+        100.0 * fallback_faces / solvers::global_sum(static_cast<real>(m.n_owned_faces)),
+        topology::kDualBound);
   if (fallback_duals > 0)
     log::warn(
         "{}: {} {} have a small or negative circumcentric dual area: the median "
@@ -85,21 +93,13 @@ void FlowModel::check_balance(const config::Case& c, const BoundaryData& b) cons
 }
 
 double FlowModel::choose_dt() {
-  real rate = 0;
-  if (time_.cfl_controlled()) {
-    be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
-    rate = solvers::global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
-  }
-  return time_.next(step_, t_, rate, last_dt_);
+  return time_.next(step_, t_, time_.cfl_controlled() ? courant_rate() : 0, last_dt_);
 }
 
-// CFL = dt max_f |U_f| / (d min V) and max_c |(D U)_c| after the step.
-std::pair<real, real> FlowModel::cfl_and_divergence(double dt) {
-  be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
-  const real cfl = dt * solvers::global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
-  be_.divergence(m_, *u_, *cell_tmp_);
-  const real div = solvers::global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
-  return {cfl, div};
+real FlowModel::courant_rate() {
+  be_.flux_sum_abs(m_, *u_, *cell_tmp_);
+  be_.multiply(*coef_->courant_weight, *cell_tmp_, *cell_tmp_);
+  return solvers::global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
 }
 
 void FlowModel::initial_fluxes(Field& u) const {
@@ -129,22 +129,39 @@ void FlowModel::finish_step(double dt) {
   last_dt_ = dt;
   t_ += dt;
   ++step_;
-  std::tie(last_cfl_, last_div_) = cfl_and_divergence(dt);
-  if (!std::isfinite(last_cfl_) || !std::isfinite(last_div_))
-    throw SolveError(fmt::format("step {}: the velocity is not finite (CFL {})", step_, last_cfl_));
-  if (last_cfl_ > time_.max_cfl())
+  last_courant_ = dt * courant_rate();
+  be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
+  last_cfl_ = dt * solvers::global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
+  be_.divergence(m_, *u_, *cell_tmp_);
+  last_div_ = solvers::global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
+  measure_change(dt);
+  if (!std::isfinite(last_courant_) || !std::isfinite(last_div_))
+    throw SolveError(fmt::format("step {}: the velocity is not finite (Courant number {})", step_,
+                                 last_courant_));
+  if (last_courant_ > time_.max_cfl())
     throw SolveError(fmt::format(
-        "step {}: the CFL number {:.3g} is above time.max_cfl = {:g}: the run is diverging (the "
-        "explicit convection is stable only below CFL ~1); lower time.dt, or use time.cfl",
-        step_, last_cfl_, time_.max_cfl()));
-  if (last_cfl_ > 1 && !warned_cfl_) {
-    warned_cfl_ = true;
-    log::warn(
-        "step {}: CFL {:.3g} is above 1, where the explicit convection becomes unstable; the run "
-        "stops if it exceeds time.max_cfl = {:g}",
-        step_, last_cfl_, time_.max_cfl());
-  }
+        "step {}: the Courant number {:.3g} is above time.max_cfl = {:g}: the run is diverging; "
+        "lower time.dt, or use time.cfl",
+        step_, last_courant_, time_.max_cfl()));
   max_div_ = std::max(max_div_, last_div_);
+}
+
+void FlowModel::measure_change(double dt) {
+  be_.multiply(*coef_->inv_area, *u_, *face_tmp_);
+  const real size = be_.max_abs(*face_tmp_, m_.n_owned_faces);
+  be_.copy(*u_, *face_tmp_);
+  be_.axpy(-1, *u_old_, *face_tmp_);
+  be_.multiply(*coef_->inv_area, *face_tmp_, *face_tmp_);
+  const real change = be_.max_abs(*face_tmp_, m_.n_owned_faces);
+  const real change_all = solvers::global_max(change), size_all = solvers::global_max(size);
+  last_change_ = size_all > 0 ? change_all / (dt * size_all) : 0;
+  if (time_.steady_tolerance() > 0 && last_change_ < time_.steady_tolerance() && !steady_) {
+    steady_ = true;
+    log::info(
+        "{}: steady state at step {} (t = {:.6g}): the velocity changes by {:.3g} of its "
+        "largest value per unit time, below time.steady_tolerance = {:g}",
+        name_, step_, t_, last_change_, time_.steady_tolerance());
+  }
 }
 
 void FlowModel::keep_state() {
@@ -156,7 +173,7 @@ void FlowModel::keep_state() {
   be_.copy(*u_, *kept_u_);
   be_.copy(*p_, *kept_p_);
   be_.copy(*advecting_, *kept_advecting_);
-  kept_ = {t_, last_dt_, last_cfl_, last_div_, max_div_, step_};
+  kept_ = {t_, last_dt_, last_courant_, last_cfl_, last_div_, max_div_, last_change_, step_};
 }
 
 void FlowModel::restore_state() {
@@ -166,9 +183,12 @@ void FlowModel::restore_state() {
   be_.copy(*kept_advecting_, *advecting_);
   t_ = kept_.t;
   last_dt_ = kept_.last_dt;
+  last_courant_ = kept_.last_courant;
   last_cfl_ = kept_.last_cfl;
   last_div_ = kept_.last_div;
   max_div_ = kept_.max_div;
+  last_change_ = kept_.last_change;
+  steady_ = false;
   step_ = kept_.step;
   cell_velocity_step_ = circulation_step_ = -1;
 }
@@ -203,7 +223,7 @@ std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) 
   std::vector<Vec3> uc(static_cast<std::size_t>(m_.n_cells));
   for (std::size_t c = 0; c < uc.size(); ++c)
     uc[c] = {flat[3 * c], flat[3 * c + 1], flat[3 * c + 2]};
-  const std::vector<Vec3> un = node_velocity(m_, uc);
+  const std::vector<Vec3> un = node_velocity(m_, uc, boundary_nodes_, t_);
   const auto vectors = [](const char* name, bool at_cells, const std::vector<Vec3>& v) {
     HostField h{name, 3, at_cells, {}};
     for (const Vec3& x : v) h.data.insert(h.data.end(), {x.x, x.y, x.z});
@@ -238,8 +258,11 @@ std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) 
 }
 
 std::vector<std::pair<std::string, double>> FlowModel::figures() {
-  std::vector<std::pair<std::string, double>> out = {
-      {"cfl", last_cfl_}, {"max_div", last_div_}, {"max_div_all_steps", max_div_}};
+  std::vector<std::pair<std::string, double>> out = {{"courant", last_courant_},
+                                                     {"cfl", last_cfl_},
+                                                     {"max_div", last_div_},
+                                                     {"max_div_all_steps", max_div_},
+                                                     {"change_per_time", last_change_}};
   const std::vector<real> u = download(*u_);
   // Kinetic energy (per unit density): 1/2 sum_f (L_f / A_f) U_f^2 = 1/2 sum_f A_f L_f u_n^2.
   real energy = 0;

@@ -1,7 +1,7 @@
 // What ns-classical and ns-exact share (docs/methods.md): the face-flux state on a Backend, its
 // coefficients and boundary data, time-step control, the explicit part of the face equation
-// (AB2 convection), the pressure Poisson solve, the output fields and run figures, and the
-// FlowAccess the plugins read. A model derives from FlowModel and writes its own advance() (and
+// (Crank-Nicolson convection), the pressure Poisson solve, the output fields and run figures, and
+// the FlowAccess the plugins read. A model derives from FlowModel and writes its own advance() (and
 // ns-exact its pressure recovery). Internal to the physics module.
 #pragma once
 
@@ -12,6 +12,7 @@
 
 #include "physics/model.hpp"
 #include "physics/ns_operators.hpp"
+#include "physics/ns_post.hpp"
 #include "physics/ns_setup.hpp"
 #include "physics/time_control.hpp"
 
@@ -22,7 +23,10 @@ class FlowModel : public Model, public FlowAccess {
   // Model
   std::string name() const override { return name_; }
   bool steady() const override { return false; }
-  int total_steps() const override { return time_.total_steps(step_, t_, last_dt_); }
+  // The run ends early at a steady state (time.steady_tolerance).
+  int total_steps() const override {
+    return steady_ ? step_ : time_.total_steps(step_, t_, last_dt_);
+  }
   int step() const override { return step_; }
   double time() const override { return t_; }
   std::vector<HostField> fields(const std::vector<std::string>& names) override;
@@ -40,6 +44,7 @@ class FlowModel : public Model, public FlowAccess {
   double density() const override { return setup_.density; }
   double viscosity() const override { return setup_.viscosity; }
   std::span<const real> dual_weight() const override { return dual_weight_; }
+  std::optional<Vec3> boundary_velocity(index n) const override { return boundary_nodes_(n, t_); }
   const Field& fluxes() const override { return *u_; }
   const Field& cell_velocity() override;
   const Field& circulation() override;
@@ -64,8 +69,8 @@ class FlowModel : public Model, public FlowAccess {
   void convection_rhs(double dt, Field& y);
   const Field& advecting() const { return *advecting_; }
   // After the velocity of the new step is in u_ (with ghosts): advances the clock and measures
-  // CFL and max|DU|; SolveError when the velocity is not finite or the CFL number is above
-  // time.max_cfl (a diverging run).
+  // the Courant number, the face CFL number and max|DU|; SolveError when the velocity is not
+  // finite or the Courant number is above time.max_cfl (a diverging run).
   void finish_step(double dt);
 
   const topology::Mesh& m_;
@@ -80,24 +85,32 @@ class FlowModel : public Model, public FlowAccess {
   std::unique_ptr<PressureSolve> pressure_solve_;
   double t_ = 0, last_dt_ = 0;  // last_dt_: 0 before the first step
   int step_ = 0;
-  double last_cfl_ = 0, last_div_ = 0, max_div_ = 0;  // max_div_: over every step so far
+  // Co = dt max_c sum_f |U_f| / (2 V_c) (OpenFOAM's Courant number, what time.cfl sets), the
+  // face CFL number dt max_f |U_f| / (d min V), max|DU| and the relative change per unit time
+  // max_f |U_f^(n+1) - U_f^n| / (dt max_f |U_f^(n+1)|), U/A the face-normal velocity, of the
+  // last step; max_div_: over every step so far.
+  double last_courant_ = 0, last_cfl_ = 0, last_div_ = 0, max_div_ = 0, last_change_ = 0;
+  bool steady_ = false;  // last_change_ fell below time.steady_tolerance
 
  private:
   void check_balance(const config::Case& c, const BoundaryData& b) const;
-  std::pair<real, real> cfl_and_divergence(double dt);
+  real courant_rate();  // max_c sum_f |U_f| / (2 V_c): Co per unit time step
+  // last_change_ of the step just taken (U^n in u_old_), and whether the run is steady.
+  void measure_change(double dt);
 
   std::string name_;
   std::vector<real> dual_weight_;  // W per local curl entity
+  BoundaryNodeVelocity boundary_nodes_;
   Convection convection_;
   FieldPtr u_old_, advecting_, convected_;  // faces: U^(n-1), a, scratch
   FieldPtr face_tmp_, cell_tmp_;            // CFL rate, divergence
   FieldPtr cell_velocity_, circulation_;
   int cell_velocity_step_ = -1, circulation_step_ = -1;  // the step they hold
-  bool warned_cfl_ = false;
   // keep_state: U, p and the advecting fluxes of the kept step, its clock and figures.
   FieldPtr kept_u_, kept_p_, kept_advecting_;
   struct Clock {
-    double t = 0, last_dt = 0, last_cfl = 0, last_div = 0, max_div = 0;
+    double t = 0, last_dt = 0, last_courant = 0, last_cfl = 0, last_div = 0, max_div = 0,
+           last_change = 0;
     int step = 0;
   } kept_;
 };

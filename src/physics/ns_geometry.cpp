@@ -1,11 +1,14 @@
 // Mesh factors of the staggered scheme (see ns_geometry.hpp and docs/methods.md).
 //
 // The circumcentric (Voronoi) dual of Perot's staggered discrete calculus:
-//  - L_f, the dual edge of face f (circumcentre to circumcentre), is mesh.face_dist. Where it is
-//    not clearly positive (L_f <= 1% of the smaller cell height d V_c / A_f: right angles of
-//    structured meshes give exactly 0, non-Delaunay pairs negative) the distance between the two
-//    cell centroids projected on the normal is used instead (always positive), and the count is
-//    reported once.
+//  - L_f, the dual edge of face f (circumcentre to circumcentre), is mesh.face_dist. In 2D, where
+//    it is not clearly positive (L_f <= 1% of the smaller cell height d V_c / A_f: right angles
+//    of structured meshes give exactly 0, non-Delaunay pairs negative) the distance between the
+//    two cell centroids projected on the normal is used instead (always positive). In 3D it is
+//    bounded below by 0.3 times that centroid distance (topology::bounded_dual_length): tiny
+//    and negative circumcentric lengths are common on Gmsh and TetGen tetrahedra and make modes
+//    that the Crank-Nicolson step does not damp (docs/methods.md, "Dual lengths in 3D"). The
+//    faces where either rule applies are counted and reported once.
 //  - A*_k, the dual area of curl entity k: in 2D the signed Voronoi area of node n (the cotangent
 //    formula, sum over its triangles of (|na|^2 cot b + |nb|^2 cot a) / 8); in 3D the dual face of
 //    edge e, A*_e = l_e w_e with w_e the P1 stiffness weight (the cotangent identity of the
@@ -17,18 +20,23 @@
 #include <algorithm>
 #include <cmath>
 
+#include "topology/quality.hpp"
+
 namespace scfd::physics::ns {
 namespace {
 
 // Dual edge length with the fallback of the header comment.
 real dual_length(const topology::Mesh& m, index f, bool& fallback) {
+  if (m.dim == 3) {
+    const real length = topology::bounded_dual_length(m, f);
+    fallback = length != m.face_dist[f];
+    return length;
+  }
   const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
   real height = m.dim * m.cell_volume[c1] / m.face_area[f];
   if (c2 != kNone) height = std::min(height, m.dim * m.cell_volume[c2] / m.face_area[f]);
   fallback = !(m.face_dist[f] > 0.01 * height);
-  if (!fallback) return m.face_dist[f];
-  const Vec3 far = c2 == kNone ? m.face_centre[f] : m.cell_centroid[c2];
-  return dot(far - m.cell_centroid[c1], m.face_normal[f]);
+  return fallback ? topology::centroid_distance(m, f) : m.face_dist[f];
 }
 
 // Signed Voronoi area of the owned nodes (2D), by the cotangent formula.
@@ -98,6 +106,8 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     g.cfl_weight[f] = 1 / (m.dim * v);
   }
   halo.faces.exchange(std::span<real>(g.length));
+  g.courant_weight.resize(static_cast<std::size_t>(m.n_cells));
+  for (index c = 0; c < m.n_cells; ++c) g.courant_weight[c] = 1 / (2 * m.cell_volume[c]);
   g.mass.resize(nf);
   g.mobility.resize(nf);
   for (index f = 0; f < m.n_faces; ++f) {

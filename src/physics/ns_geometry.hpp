@@ -14,16 +14,17 @@ namespace scfd::physics::ns {
 
 // Mesh factors of the staggered scheme, one value per local entity (ghosts filled by exchange).
 struct Geometry {
-  std::vector<real> length;         // L_f: dual edge length (face_dist with a fallback, see .cpp)
-  std::vector<real> mass;           // L_f / A_f: the weight of the face momentum equation
-  std::vector<real> fixed;          // 1 on faces whose flux is boundary data, else 0
-  std::vector<real> mobility;       // (1 - fixed) A_f / L_f: the pressure operator's Ã^-1
-  std::vector<real> dual_weight;    // W_k = l_k / A*_k per curl entity (2D: 1 / A*_n), 0 on slip
-  std::vector<real> viscous_diag;   // sum over curl entities k of f of mass_f^2 W_k (owned faces)
-  std::vector<real> pressure_diag;  // sum over faces of c of mobility_f (owned cells)
-  std::vector<real> cfl_weight;     // 1 / (d min(V_c1, V_c2)): CFL_f = dt |U_f| cfl_weight_f
-  index fallback_faces = 0;         // faces whose L_f came from the fallback (owned, this rank)
-  index fallback_duals = 0;         // curl entities whose A* came from the fallback
+  std::vector<real> length;          // L_f: dual edge length (face_dist with a fallback, see .cpp)
+  std::vector<real> mass;            // L_f / A_f: the weight of the face momentum equation
+  std::vector<real> fixed;           // 1 on faces whose flux is boundary data, else 0
+  std::vector<real> mobility;        // (1 - fixed) A_f / L_f: the pressure operator's Ã^-1
+  std::vector<real> dual_weight;     // W_k = l_k / A*_k per curl entity (2D: 1 / A*_n), 0 on slip
+  std::vector<real> viscous_diag;    // sum over curl entities k of f of mass_f^2 W_k (owned faces)
+  std::vector<real> pressure_diag;   // sum over faces of c of mobility_f (owned cells)
+  std::vector<real> cfl_weight;      // 1 / (d min(V_c1, V_c2)): CFL_f = dt |U_f| cfl_weight_f
+  std::vector<real> courant_weight;  // cells: 1 / (2 V_c): Co_c = dt sum_f |U_f| courant_weight_c
+  index fallback_faces = 0;          // faces whose L_f came from the fallback (owned, this rank)
+  index fallback_duals = 0;          // curl entities whose A* came from the fallback
 };
 
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo);

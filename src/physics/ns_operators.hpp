@@ -1,6 +1,6 @@
 // The pieces of a Navier–Stokes step that both models use (docs/methods.md): the mesh factors
 // and the boundary data as Fields, the momentum and pressure operators, the pressure Poisson
-// solve and the explicit convective term. Every object owns the temporaries it writes, so no
+// solve and the convective term. Every object owns the temporaries it writes, so no
 // result depends on the order in which they are called; the coefficient Fields are shared
 // read-only. Internal to the physics module.
 //
@@ -38,7 +38,7 @@ struct Coefficients {
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
 
   FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
-      cfl_weight;                                    // geometry
+      cfl_weight, courant_weight, inv_area;          // geometry
   FieldPtr bc_flux;                                  // faces: the fluxes that are data
   FieldPtr bc_velocity, bc_pressure, zero_boundary;  // boundary faces (3, 1, 1 per face)
   FieldPtr bc_circulation;                           // curl entities: wall circulation

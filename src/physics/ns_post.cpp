@@ -8,10 +8,46 @@
 #include "topology/p1.hpp"
 
 namespace scfd::physics::ns {
-std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u_cell) {
+
+BoundaryNodeVelocity::BoundaryNodeVelocity(const topology::Mesh& m, const Setup& s) : m_(m), s_(s) {
+  std::vector<std::pair<index, int>> pairs;  // (node, patch), ghost boundary faces included
+  const int w = m.face_width();
+  for (index f = m.n_interior_faces; f < m.n_faces; ++f) {
+    const int patch = m.face_patch[f];
+    if (patch < 0) continue;
+    const BcKind kind = s.bcs[static_cast<std::size_t>(patch)].kind;
+    if (kind != BcKind::wall && kind != BcKind::velocity) continue;
+    for (int k = 0; k < w; ++k) pairs.emplace_back(m.face_nodes[w * f + k], patch);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  first_.assign(static_cast<std::size_t>(m.n_nodes) + 1, 0);
+  for (const auto& [n, patch] : pairs) {
+    ++first_[static_cast<std::size_t>(n) + 1];
+    patches_.push_back(patch);
+  }
+  for (std::size_t n = 0; n + 1 < first_.size(); ++n) first_[n + 1] += first_[n];
+}
+
+std::optional<Vec3> BoundaryNodeVelocity::operator()(index n, double t) const {
+  const index begin = first_[n], end = first_[n + 1];
+  if (begin == end) return std::nullopt;
+  const Vec3 x = m_.node_x[n];
+  Vec3 sum{};
+  for (index k = begin; k < end; ++k) {
+    const auto& u = s_.bcs[static_cast<std::size_t>(patches_[k])].u;
+    sum += Vec3{u[0](x.x, x.y, x.z, t), u[1](x.x, x.y, x.z, t), u[2](x.x, x.y, x.z, t)};
+  }
+  return sum / static_cast<real>(end - begin);
+}
+
+std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u_cell,
+                                const BoundaryNodeVelocity& boundary, double t) {
   std::vector<Vec3> u(static_cast<std::size_t>(m.n_nodes));
-  for (index n = 0; n < m.n_nodes; ++n)
-    u[n] = node_average(m, n, [&](index c) { return u_cell[c]; });
+  for (index n = 0; n < m.n_nodes; ++n) {
+    const std::optional<Vec3> b = boundary(n, t);
+    u[n] = b ? *b : node_average(m, n, [&](index c) { return u_cell[c]; });
+  }
   return u;
 }
 

@@ -1,14 +1,17 @@
 // Host-side post-processing of the Navier–Stokes state (on downloaded fields, at output and
-// sampling times only): velocity at nodes (volume-weighted average of the cell velocities of
-// Backend::interpolate around the node), vorticity per cell (the curl of the linear interpolant
-// of the node velocities), and the pressure at a point (linear reconstruction).
+// sampling times only): velocity at nodes (the boundary's velocity on walls and velocity
+// patches, elsewhere the volume-weighted average of the cell velocities of Backend::interpolate
+// around the node), vorticity per cell (the curl of the linear interpolant of the node
+// velocities), and the pressure at a point (linear reconstruction).
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "core/types.hpp"
+#include "physics/ns_setup.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {
@@ -25,9 +28,29 @@ Vec3 node_average(const topology::Mesh& m, index n, const CellVector& uc) {
   return vol > 0 ? sum / vol : sum;
 }
 
-// node_average of the cell velocities at every node (ghost cells included: the cells of a local
-// node are all local).
-std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u_cell);
+// The velocity that the boundary prescribes at the nodes of wall, moving-wall and velocity
+// patches. An average of the cell velocities there would give a wall node the velocity of the
+// fluid half a cell inside (a lid node about half the lid speed), and a line sampled near the
+// wall would interpolate towards it.
+class BoundaryNodeVelocity {
+ public:
+  BoundaryNodeVelocity(const topology::Mesh& m, const Setup& s);
+  // The prescribed velocity at local node n at time t, the mean over the patches that meet
+  // there (a node on the edge of a moving lid and a wall gets half the lid velocity);
+  // nullopt for a node on no such patch (interior, symmetry and outlet nodes).
+  std::optional<Vec3> operator()(index n, double t) const;
+
+ private:
+  const topology::Mesh& m_;
+  const Setup& s_;
+  std::vector<index> first_;  // CSR per node into patches_
+  std::vector<int> patches_;  // the velocity-prescribing patches each node lies on
+};
+
+// The velocity at every node: the boundary's where it prescribes one, else node_average of the
+// cell velocities (ghost cells included: the cells of a local node are all local).
+std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u_cell,
+                                const BoundaryNodeVelocity& boundary, double t);
 
 // Curl of the P1 interpolant of the node velocities, per cell (2D: only z is nonzero).
 std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> u_node);

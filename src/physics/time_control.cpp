@@ -13,7 +13,7 @@ namespace scfd::physics {
 TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
   start_ = c.get<double>("time.start", 0.0);
   if (cfl_allowed && c.has("time.dt") == c.has("time.cfl"))
-    c.fail("time", "give exactly one of time.dt (fixed step) and time.cfl (target CFL number)");
+    c.fail("time", "give exactly one of time.dt (fixed step) and time.cfl (target Courant number)");
   if (!cfl_allowed || c.has("time.dt")) {
     dt_ = c.require<double>("time.dt");
     if (!(dt_ > 0)) c.fail("time.dt", fmt::format("must be > 0, got {}", dt_));
@@ -27,11 +27,16 @@ TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
   if (c.has("time.steps") == c.has("time.end"))
     c.fail("time", "give exactly one of time.steps and time.end");
   if (cfl_allowed) {
-    max_cfl_ = c.get<double>("time.max_cfl", 5.0);
+    max_cfl_ = c.get<double>("time.max_cfl", 20.0);
     if (!(max_cfl_ > 0)) c.fail("time.max_cfl", fmt::format("must be > 0, got {}", max_cfl_));
     if (!fixed_ && !(cfl_ < max_cfl_))
       c.fail("time.cfl",
              fmt::format("must be below time.max_cfl = {:g}, got {:g}", max_cfl_, cfl_));
+    steady_tolerance_ = c.get<double>("time.steady_tolerance", 0.0);
+    if (!(steady_tolerance_ >= 0 && steady_tolerance_ < 1))
+      c.fail(
+          "time.steady_tolerance",
+          fmt::format("must be >= 0 and < 1 (0: no steady-state stop), got {}", steady_tolerance_));
   }
   if (c.has("time.steps")) {
     const long long steps = c.require<long long>("time.steps");

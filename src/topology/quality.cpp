@@ -5,6 +5,8 @@
 // Reference: Shewchuk, "What is a good linear finite element?" (2002), §6 (radius ratio).
 #include "topology/quality.hpp"
 
+#include <algorithm>
+
 namespace scfd::topology {
 
 std::vector<real> cell_quality(const Mesh& m) {
@@ -18,6 +20,26 @@ std::vector<real> cell_quality(const Mesh& m) {
     q[c] = m.dim * r_in / r_circ;
   }
   return q;
+}
+
+real centroid_distance(const Mesh& m, index f) {
+  const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+  const Vec3 far = c2 == kNone ? m.face_centre[f] : m.cell_centroid[c2];
+  return dot(far - m.cell_centroid[c1], m.face_normal[f]);
+}
+
+real bounded_dual_length(const Mesh& m, index f) {
+  return std::max(m.face_dist[f], kDualBound * centroid_distance(m, f));
+}
+
+DualStats dual_stats(const Mesh& m) {
+  DualStats s;
+  for (index f = 0; f < m.n_owned_faces; ++f) {
+    ++s.faces;
+    s.negative += m.face_dist[f] < 0 ? 1 : 0;
+    s.bounded += m.face_dist[f] < kDualBound * centroid_distance(m, f) ? 1 : 0;
+  }
+  return s;
 }
 
 }  // namespace scfd::topology

@@ -105,7 +105,9 @@ const BadValue kBadValues[] = {
     {"tiny_dt_max", "cavity2d", "time.dt_max=1e-300", "time.dt_max: 2e+301 steps"},
     {"tolerance_above_one", "cavity2d", "solver.pressure_tolerance=2",
      "solver.pressure_tolerance: must be >= 0 and < 1"},
-    {"cfl_above_max", "cavity2d", "time.cfl=10", "time.cfl: must be below time.max_cfl = 5"},
+    {"steady_tolerance_above_one", "cavity2d", "time.steady_tolerance=1",
+     "time.steady_tolerance: must be >= 0 and < 1"},
+    {"cfl_above_max", "cavity2d", "time.cfl=30", "time.cfl: must be below time.max_cfl = 20"},
     {"negative_interval", "heat-cube", "output.interval=-1", "output.interval: must be between 0"},
 };
 

@@ -184,14 +184,14 @@ TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
 }
 
 // A fixed time step far too large for the explicit convection: the run stops at the first step
-// whose CFL number is above time.max_cfl, with the last good state (finite) on disk.
+// whose Courant number is above time.max_cfl, with the last good state (finite) on disk.
 TEST(Failure, BlowUpStopsWithTheLastGoodState) {
   const fs::path dir = test::fresh_directory("fail_blowup");
   const auto r =
       test::run_command("timeout 120 " + kBinary + " run " + kTaylorGreen +
                         " --set time.dt=0.2 --set time.end=20 --set output.interval=1" + in(dir));
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  expect_one_line(r, "is above time.max_cfl = 5: the run is diverging");
+  expect_one_line(r, "is above time.max_cfl = 20: the run is diverging");
   const std::string summary = summary_of(dir);
   EXPECT_NE(summary.find("\"status\": \"failed\""), std::string::npos) << summary;
   for (const char* bad : {"nan", ": inf", ": -inf"})

@@ -234,6 +234,42 @@ TEST(NsVerification, ExactCavityRe100MatchesGhiaAndClassical) {
   EXPECT_LT(worst, 1e-3);
 }
 
+// The 3D cavity at Courant number 0.5 on a Gmsh tetrahedral mesh, both models: the velocity
+// changes smoothly from step to step (change_per_time, max_f |dU_f| / (dt max_f |U_f|) with U/A
+// the face-normal velocity: about 0.05 at t = 3). Faces whose circumcentric dual edge is tiny
+// made the Crank-Nicolson step flip a mode every step (change_per_time 12-21, a normal velocity
+// jumping by 0.3 each step) until the dual length was bounded below in 3D (docs/methods.md).
+TEST(NsVerification, Cavity3dStepsWithoutOddEvenOscillation) {
+  for (const char* model : {"ns-classical", "ns-exact"}) {
+    const std::string json =
+        run_case("cases/cavity3d/case.toml", "--set time.end=3", nullptr, model);
+    EXPECT_LT(test::json_number(json, "change_per_time"), 0.2) << model << json;
+  }
+}
+
+// time.steady_tolerance ends the run at the first step whose change per unit time is below it
+// (cavity2d: before t = 20).
+TEST(NsVerification, SteadyToleranceEndsTheRun) {
+  const std::string json =
+      run_case("cases/cavity2d/case.toml", "--set time.steady_tolerance=1e-2", nullptr);
+  EXPECT_LT(test::json_number(json, "change_per_time"), 1e-2) << json;
+  EXPECT_LT(test::json_number(json, "time"), 15.0) << json;
+}
+
+// Node velocities on walls are the walls' (sampled lines and velocity_nodes end at the lid speed
+// and at 0, not at an average of the cells beside the wall), in 2D and 3D, both models.
+TEST(NsVerification, WallNodesTakeTheBoundaryVelocity) {
+  for (const char* model : {"ns-classical", "ns-exact"})
+    for (const char* c : {"cases/cavity2d/case.toml", "cases/cavity3d/case.toml"}) {
+      Lines lines = {{"vertical", ""}};
+      run_case(c, "--set time.end=0.02", &lines, model);
+      const auto u = profile(lines[0].second, 2, 4);
+      ASSERT_FALSE(u.empty()) << lines[0].second;
+      EXPECT_NEAR(u.front().second, 0.0, 1e-12) << model << " " << c << ": u at the bottom wall";
+      EXPECT_NEAR(u.back().second, 1.0, 1e-12) << model << " " << c << ": u at the lid";
+    }
+}
+
 // The largest difference of FIGURES between ns-exact and ns-classical on CASE at the fixed step
 // dt (time.dt_max, with a CFL target that never binds) to time END, both solved to 1e-12; checks
 // that ns-exact keeps D U at round-off every step.

@@ -89,7 +89,8 @@ std::vector<real> PointSampler::sample(bool with_pressure) {
     for (int k = 0; k < w; ++k) {
       const index n = m.cell_nodes[w * c + k];
       const real phi = 1 + dot(g[static_cast<std::size_t>(k)], points_[i] - m.node_x[n]);
-      u += phi * ns::node_average(m, n, velocity);
+      const std::optional<Vec3> wall = flow_.boundary_velocity(n);
+      u += phi * (wall ? *wall : ns::node_average(m, n, velocity));
     }
     for (int d = 0; d < m.dim; ++d) v[width * i + d] = u[d];
     if (with_pressure)
