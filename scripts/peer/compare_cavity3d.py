@@ -14,6 +14,8 @@ foamToVTK, and postProcessing/centreline). For each result it prints and writes:
   roughness                        RMS over the cells of |u_c - mean of u over the face
                                    neighbours of c| (the cell velocity's cell-to-cell noise)
   outlier_max                      the largest component of u_c - (neighbour mean) over cells
+  outliers                         the number of cells where that exceeds 0.3
+  component_max                    the largest |component of u_c| (the lid moves at 1)
 
 Needs numpy and VTK's Python module (Debian: python3-numpy python3-vtk9) and, for icoFoam
 results, OpenFOAM's foamToVTK.
@@ -52,7 +54,9 @@ def cell_velocity_and_neighbours(grid, name):
 
 def noise(u, neighbours):
     dev = np.array([u[c] - u[n].mean(axis=0) for c, n in enumerate(neighbours) if n])
-    return float(np.sqrt((dev ** 2).sum(axis=1).mean())), float(np.abs(dev).max())
+    worst = np.abs(dev).max(axis=1)
+    return (float(np.sqrt((dev ** 2).sum(axis=1).mean())), float(worst.max()),
+            int((worst > 0.3).sum()))
 
 
 def centreline_error(y, ux, ref):
@@ -77,9 +81,8 @@ def streamcfd_result(folder):
 
 
 def icofoam_result(case):
-    subprocess.run(["foamToVTK", "-latestTime", "-noFaceZones", "-noPointValues",
-                    "-excludePatches", "(.*)", "-case", case],
-                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["foamToVTK", "-latestTime", "-no-boundary", "-no-point-data", "-fields", "(U)",
+                    "-overwrite", "-case", case], check=True, stdout=subprocess.DEVNULL)
     files = sorted(glob.glob(os.path.join(case, "VTK", "*.vtk")) +
                    glob.glob(os.path.join(case, "VTK", "*", "internal.vtu")), key=os.path.getmtime)
     if not files:
@@ -111,11 +114,13 @@ def main():
         for folder in folders:
             u, neighbours, y, ux = load(folder)
             cmax, crms = centreline_error(y, ux, ref)
-            rough, outlier = noise(u, neighbours)
+            rough, outlier, outliers = noise(u, neighbours)
             out[folder] = {"code": kind, "cells": len(u), "centreline_max": cmax,
-                           "centreline_rms": crms, "roughness": rough, "outlier_max": outlier}
+                           "centreline_rms": crms, "roughness": rough, "outlier_max": outlier,
+                           "outliers": outliers, "component_max": float(np.abs(u).max())}
             print(f"{kind:9} {folder}: {len(u)} cells, centreline max {cmax:.4f} rms {crms:.4f}, "
-                  f"roughness {rough:.4f}, largest outlier {outlier:.3f}")
+                  f"roughness {rough:.4f}, largest outlier {outlier:.3f} ({outliers} above 0.3), "
+                  f"largest |component| {np.abs(u).max():.3f}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=2)

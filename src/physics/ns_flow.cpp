@@ -146,20 +146,22 @@ void FlowModel::finish_step(double dt) {
   max_div_ = std::max(max_div_, last_div_);
 }
 
+// The relative change in the kinetic-energy norm |x|^2 = x^T M x.
 void FlowModel::measure_change(double dt) {
-  be_.multiply(*coef_->inv_area, *u_, *face_tmp_);
-  const real size = be_.max_abs(*face_tmp_, m_.n_owned_faces);
+  const index n = m_.n_owned_faces;
+  be_.multiply(*coef_->mass, *u_, *face_tmp_);
+  const real size = be_.dot(*u_, *face_tmp_, n);
   be_.copy(*u_, *face_tmp_);
-  be_.axpy(-1, *u_old_, *face_tmp_);
-  be_.multiply(*coef_->inv_area, *face_tmp_, *face_tmp_);
-  const real change = be_.max_abs(*face_tmp_, m_.n_owned_faces);
-  const real change_all = solvers::global_max(change), size_all = solvers::global_max(size);
-  last_change_ = size_all > 0 ? change_all / (dt * size_all) : 0;
+  be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n
+  be_.multiply(*coef_->mass, *face_tmp_, *convected_);
+  const real change = be_.dot(*face_tmp_, *convected_, n);
+  const auto [change_all, size_all] = solvers::global_sum(std::pair<real, real>{change, size});
+  last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
   if (time_.steady_tolerance() > 0 && last_change_ < time_.steady_tolerance() && !steady_) {
     steady_ = true;
     log::info(
         "{}: steady state at step {} (t = {:.6g}): the velocity changes by {:.3g} of its "
-        "largest value per unit time, below time.steady_tolerance = {:g}",
+        "size per unit time (kinetic-energy norm), below time.steady_tolerance = {:g}",
         name_, step_, t_, last_change_, time_.steady_tolerance());
   }
 }

@@ -87,7 +87,7 @@ class FlowModel : public Model, public FlowAccess {
   int step_ = 0;
   // Co = dt max_c sum_f |U_f| / (2 V_c) (OpenFOAM's Courant number, what time.cfl sets), the
   // face CFL number dt max_f |U_f| / (d min V), max|DU| and the relative change per unit time
-  // max_f |U_f^(n+1) - U_f^n| / (dt max_f |U_f^(n+1)|), U/A the face-normal velocity, of the
+  // |U^(n+1) - U^n|_M / (dt |U^(n+1)|_M) in the kinetic-energy norm |x|_M^2 = x^T M x, of the
   // last step; max_div_: over every step so far.
   double last_courant_ = 0, last_cfl_ = 0, last_div_ = 0, max_div_ = 0, last_change_ = 0;
   bool steady_ = false;  // last_change_ fell below time.steady_tolerance
@@ -95,7 +95,8 @@ class FlowModel : public Model, public FlowAccess {
  private:
   void check_balance(const config::Case& c, const BoundaryData& b) const;
   real courant_rate();  // max_c sum_f |U_f| / (2 V_c): Co per unit time step
-  // last_change_ of the step just taken (U^n in u_old_), and whether the run is steady.
+  // last_change_ of the step just taken (U^n in u_old_, convected_ as scratch), and whether
+  // the run is steady.
   void measure_change(double dt);
 
   std::string name_;

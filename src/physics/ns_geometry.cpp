@@ -7,7 +7,7 @@
 //    two cell centroids projected on the normal is used instead (always positive). In 3D it is
 //    bounded below by 0.3 times that centroid distance (topology::bounded_dual_length): tiny
 //    and negative circumcentric lengths are common on Gmsh and TetGen tetrahedra and make modes
-//    that the Crank-Nicolson step does not damp (docs/methods.md, "Dual lengths in 3D"). The
+//    that the Crank-Nicolson step does not damp (docs/methods.md, "3D on tetrahedral meshes"). The
 //    faces where either rule applies are counted and reported once.
 //  - A*_k, the dual area of curl entity k: in 2D the signed Voronoi area of node n (the cotangent
 //    formula, sum over its triangles of (|na|^2 cot b + |nb|^2 cot a) / 8); in 3D the dual face of

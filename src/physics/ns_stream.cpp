@@ -231,7 +231,7 @@ void check_closed_components(const topology::Mesh& m, const SurfaceFaces& g,
 // the spanning tree T of F's edges (a surface gradient is a gradient, in the null space of C, so
 // this gauge loses nothing), every face of the cotree T* gives its parent edge from its flux,
 // and each generator is a chain of the model (the 3D counterpart of a 2D boundary constant; one
-// that only carries a circulation adds nothing and its capacitance row is zero).
+// that only carries a circulation adds a null direction that the right-hand side does not excite).
 StreamBoundary stream_boundary_3d(const topology::Mesh& m, const Setup& s,
                                   const std::vector<real>& flux, const std::string& case_path) {
   const SurfaceFaces g = gather_surface(m, s, flux);

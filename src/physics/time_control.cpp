@@ -77,9 +77,9 @@ double TimeControl::next(int step, double t, double rate, double last_dt) const 
     if (last_dt > 0) dt = std::min(dt, 1.2 * last_dt);
     if (dt < 1e-6 * dt_max_)
       throw SolveError(fmt::format(
-          "step {}: the CFL-limited time step {:.3g} fell below 1e-6 time.dt_max: the velocity is "
-          "growing without bound (unstable run: lower time.cfl; docs/methods.md, \"Time step on "
-          "tetrahedra\")",
+          "step {}: the Courant-limited time step {:.3g} fell below 1e-6 time.dt_max: the "
+          "velocity is growing without bound (unstable run: lower time.cfl; docs/methods.md, "
+          "\"Time step\")",
           step + 1, dt));
   }
   if (to_end_ && t + dt > end_ - 1e-9 * dt) dt = end_ - t;

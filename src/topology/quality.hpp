@@ -15,7 +15,7 @@ std::vector<real> cell_quality(const Mesh& m);
 real centroid_distance(const Mesh& m, index f);
 
 // The 3D Navier-Stokes dual edge length of face f: the circumcentric length face_dist, bounded
-// below by kDualBound times the centroid distance (docs/methods.md, "Dual lengths in 3D").
+// below by kDualBound times the centroid distance (docs/methods.md, "3D on tetrahedral meshes").
 inline constexpr real kDualBound = 0.3;
 real bounded_dual_length(const Mesh& m, index f);
 

@@ -235,10 +235,10 @@ TEST(NsVerification, ExactCavityRe100MatchesGhiaAndClassical) {
 }
 
 // The 3D cavity at Courant number 0.5 on a Gmsh tetrahedral mesh, both models: the velocity
-// changes smoothly from step to step (change_per_time, max_f |dU_f| / (dt max_f |U_f|) with U/A
-// the face-normal velocity: about 0.05 at t = 3). Faces whose circumcentric dual edge is tiny
-// made the Crank-Nicolson step flip a mode every step (change_per_time 12-21, a normal velocity
-// jumping by 0.3 each step) until the dual length was bounded below in 3D (docs/methods.md).
+// changes smoothly from step to step (change_per_time, the relative change per unit time in the
+// kinetic-energy norm: 0.07 at t = 3). Faces whose circumcentric dual edge is tiny made the
+// Crank-Nicolson step flip a mode every step (a normal velocity jumping by 0.3 each step;
+// change_per_time 11.2) until the dual length was bounded below in 3D (docs/methods.md).
 TEST(NsVerification, Cavity3dStepsWithoutOddEvenOscillation) {
   for (const char* model : {"ns-classical", "ns-exact"}) {
     const std::string json =
