@@ -106,7 +106,8 @@ real inner(const std::vector<real>& a, const std::vector<real>& b) {
 
 class NsOperator : public ::testing::TestWithParam<std::string> {};
 // Closure needs circumcentric dual cells: Delaunay meshes only (the jittered generated meshes
-// use the fallback length on most faces).
+// use the fallback length on most faces; on Gmsh tetrahedra the 3D bound of L_f changes about
+// one face in eight, so a little over half of the dual cells are untouched).
 class NsDelaunay : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(NsOperator, ViscousOperatorIsSymmetricPositive) {
@@ -138,7 +139,7 @@ TEST_P(NsDelaunay, WallCirculationClosesTheDualCells) {
     ++checked;
     worst = std::max(worst, std::abs(gamma[k]));
   }
-  EXPECT_GT(checked, m.n_curl() * 8 / 10) << "most dual cells use true circumcentre distances";
+  EXPECT_GT(checked, m.n_curl() / 2) << "most dual cells use true circumcentre distances";
   EXPECT_LE(worst, 1e-13) << checked << " of " << m.n_curl() << " checked";
 }
 
