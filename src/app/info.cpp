@@ -84,7 +84,7 @@ int run_info(const InfoOptions& opt) {
   if (m.dim == 3)
     log::info(
         "           {} faces ({:.2f}%) with a dual length below {} of the centroid distance: the "
-        "Navier-Stokes models bound it there, at some cost in accuracy (docs/methods.md)",
+        "Navier-Stokes models bound it there (docs/methods.md, \"3D on tetrahedral meshes\")",
         dual.bounded, percent(dual.bounded), topology::kDualBound);
   log::info("memory     {:.1f} MiB topology+geometry, {:.0f} bytes per cell",
             static_cast<double>(m.bytes()) / (1 << 20), bytes_per_cell);

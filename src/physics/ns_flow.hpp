@@ -1,5 +1,5 @@
 // What ns-classical and ns-exact share (docs/methods.md): the face-flux state on a Backend, its
-// coefficients and boundary data, time-step control, the explicit part of the face equation
+// coefficients and boundary data, time-step control, the known part of the face equation
 // (Crank-Nicolson convection), the pressure Poisson solve, the output fields and run figures, and
 // the FlowAccess the plugins read. A model derives from FlowModel and writes its own advance() (and
 // ns-exact its pressure recovery). Internal to the physics module.

@@ -21,9 +21,6 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
   pressure_diag = be.make_field_from(g.pressure_diag);
   cfl_weight = be.make_field_from(g.cfl_weight);
   courant_weight = be.make_field_from(g.courant_weight);
-  std::vector<real> inv(m.face_area.size());
-  for (std::size_t f = 0; f < inv.size(); ++f) inv[f] = 1 / m.face_area[f];
-  inv_area = be.make_field_from(inv);
   const index nb = m.n_boundary_faces();
   bc_flux = be.make_field(m.n_faces);
   bc_velocity = be.make_field(3 * nb);

@@ -38,7 +38,7 @@ struct Coefficients {
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
 
   FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
-      cfl_weight, courant_weight, inv_area;          // geometry
+      cfl_weight, courant_weight;                    // geometry
   FieldPtr bc_flux;                                  // faces: the fluxes that are data
   FieldPtr bc_velocity, bc_pressure, zero_boundary;  // boundary faces (3, 1, 1 per face)
   FieldPtr bc_circulation;                           // curl entities: wall circulation
