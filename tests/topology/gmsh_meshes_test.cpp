@@ -80,7 +80,9 @@ TEST(TopologyDual, CountsAndBoundsSmallDualLengths) {
     EXPECT_GT(cd, 0) << f;
     EXPECT_GE(length, kDualBound * cd) << f;
     EXPECT_GE(length, m.face_dist[f]) << f;
-    if (m.face_dist[f] >= kDualBound * cd) EXPECT_EQ(length, m.face_dist[f]) << f;
+    if (m.face_dist[f] >= kDualBound * cd) {
+      EXPECT_EQ(length, m.face_dist[f]) << f;
+    }
   }
   EXPECT_EQ(negative, s.negative);
   EXPECT_EQ(dual_stats(load("cavity-2.msh")).negative, 0);
