@@ -93,7 +93,9 @@ void FlowModel::check_balance(const config::Case& c, const BoundaryData& b) cons
 }
 
 double FlowModel::choose_dt() {
-  return time_.next(step_, t_, time_.cfl_controlled() ? courant_rate() : 0, last_dt_);
+  if (!time_.cfl_controlled()) return time_.next(step_, t_, 0, last_dt_);
+  if (step_ == 0) rate_ = courant_rate();  // later: measured by finish_step on the same U
+  return time_.next(step_, t_, rate_, last_dt_);
 }
 
 real FlowModel::courant_rate() {
@@ -129,7 +131,8 @@ void FlowModel::finish_step(double dt) {
   last_dt_ = dt;
   t_ += dt;
   ++step_;
-  last_courant_ = dt * courant_rate();
+  rate_ = courant_rate();
+  last_courant_ = dt * rate_;
   be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
   last_cfl_ = dt * solvers::global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
   be_.divergence(m_, *u_, *cell_tmp_);
@@ -175,7 +178,7 @@ void FlowModel::keep_state() {
   be_.copy(*u_, *kept_u_);
   be_.copy(*p_, *kept_p_);
   be_.copy(*advecting_, *kept_advecting_);
-  kept_ = {t_, last_dt_, last_courant_, last_cfl_, last_div_, max_div_, last_change_, step_};
+  kept_ = {t_, last_dt_, rate_, last_courant_, last_cfl_, last_div_, max_div_, last_change_, step_};
 }
 
 void FlowModel::restore_state() {
@@ -185,6 +188,7 @@ void FlowModel::restore_state() {
   be_.copy(*kept_advecting_, *advecting_);
   t_ = kept_.t;
   last_dt_ = kept_.last_dt;
+  rate_ = kept_.rate;
   last_courant_ = kept_.last_courant;
   last_cfl_ = kept_.last_cfl;
   last_div_ = kept_.last_div;

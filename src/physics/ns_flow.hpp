@@ -90,6 +90,7 @@ class FlowModel : public Model, public FlowAccess {
   // |U^(n+1) - U^n|_M / (dt |U^(n+1)|_M) in the kinetic-energy norm |x|_M^2 = x^T M x, of the
   // last step; max_div_: over every step so far.
   double last_courant_ = 0, last_cfl_ = 0, last_div_ = 0, max_div_ = 0, last_change_ = 0;
+  double rate_ = 0;      // courant_rate() of the current U (the next step's dt comes from it)
   bool steady_ = false;  // last_change_ fell below time.steady_tolerance
 
  private:
@@ -110,7 +111,7 @@ class FlowModel : public Model, public FlowAccess {
   // keep_state: U, p and the advecting fluxes of the kept step, its clock and figures.
   FieldPtr kept_u_, kept_p_, kept_advecting_;
   struct Clock {
-    double t = 0, last_dt = 0, last_courant = 0, last_cfl = 0, last_div = 0, max_div = 0,
+    double t = 0, last_dt = 0, rate = 0, last_courant = 0, last_cfl = 0, last_div = 0, max_div = 0,
            last_change = 0;
     int step = 0;
   } kept_;

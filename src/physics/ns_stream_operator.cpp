@@ -123,6 +123,7 @@ void StreamOperator::set_chains(const std::vector<std::vector<real>>& chains) {
     basis.push_back(std::move(c));
   }
   for (const std::vector<real>& q : basis) chains_.push_back(be_.make_field_from(q));
+  chain_coef_.resize(chains_.size());
   update_masks();
 }
 
@@ -139,7 +140,7 @@ void StreamOperator::update_masks() {
 }
 
 void StreamOperator::project(Field& x) const {
-  std::vector<real> c(chains_.size());
+  std::vector<real>& c = chain_coef_;
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = be_.dot(*chains_[k], x, m_.n_owned_curl());
   if (!c.empty()) solvers::global_sum(std::span<real>(c));
   be_.multiply(*free_, x, x);

@@ -63,6 +63,7 @@ class StreamOperator final : public solvers::LinearOperator {
   FieldPtr free_;                              // 1 on the unknown entities
   FieldPtr unknown_, known_;                   // 1 on the free or chain entities; 1 - that
   std::vector<FieldPtr> chains_;               // orthonormal basis of the chains' span
+  mutable std::vector<real> chain_coef_;       // project()'s coefficients (no allocation per call)
   FieldPtr px_;                                // curl entities: P x
   FieldPtr diag_mass_, diag_viscous_;          // diagonals of L and of L W L (owned entities)
   FieldPtr lx_, wlx_;                          // curl entities: L x, W L x

@@ -26,10 +26,8 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   be_.reciprocal(*t_, *dinv_);
   SolveResult res;
   const index n = a.owned();
-  const real b_norm = std::sqrt(global_sum(be_.dot(b, b, n)));
-  const real target = std::max(opt.relative_tolerance * b_norm, opt.absolute_tolerance);
-  const real scale = b_norm > 0 ? b_norm : real(1);
-  if (b_norm == 0) {
+  const auto [target, scale, zero_rhs] = stop_rule(be_, b, n, opt);
+  if (zero_rhs) {
     be_.fill(x, 0);
     res.message = "right-hand side is zero: x = 0";
     return res;

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "backend/backend.hpp"
 #include "core/types.hpp"
 
 namespace scfd::solvers {
@@ -17,6 +18,17 @@ struct SolveOptions {
 // iteration (the request travels with the iteration's reduction) and returns at once, x partly
 // updated: the caller abandons the step.
 enum class SolveStatus { converged, max_iterations, breakdown, interrupted };
+
+// Where a solve of A x = b stops: |r| <= target = max(relative_tolerance |b|, absolute_tolerance)
+// (norms over the owned entries, all ranks); scale = |b| (1 when b = 0) turns a residual into
+// the relative one. For b = 0 the solvers return x = 0 at once (A is definite on the solved
+// space). Collective.
+struct StopRule {
+  real target = 0, scale = 1;
+  bool zero_rhs = false;
+};
+StopRule stop_rule(const backend::Backend& be, const backend::Field& b, index owned,
+                   const SolveOptions& options);
 
 struct SolveResult {
   SolveStatus status = SolveStatus::converged;
