@@ -8,6 +8,7 @@
 // the slowest rank's time.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,16 +34,33 @@ struct Timing {
 // Bytes of one `real` in the backend's precision ("fp64" -> 8, "fp32" -> 4).
 int real_bytes(const backend::Backend& be);
 
-// Copies a field of max(2^24, largest mesh field) entries `repeat` times after a warm-up: the
-// bandwidth ceiling the kernels are compared with (bytes = entries read + entries written).
-Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat);
+// How each operation is timed: calls for `warmup_s` seconds first (at least one; the first also
+// compiles kernels and uploads the device mesh), then `repeat` timed calls. The warm-up is what
+// makes GPU figures repeatable: a GPU idle for a few seconds (the mesh build before the first
+// timing, a long host-side setup) lowers its clocks and needs a few hundred ms of load to raise
+// them again. Measured on an H200 (docs/gpu.md "Clocks"): after 4 s idle the SM clock is 345 MHz
+// instead of 1980 and a copy of 2^24 doubles runs at 790 GB/s instead of 3,600 until about
+// 250 ms of work have passed.
+struct TimingOptions {
+  int repeat = 20;
+  double warmup_s = 0.5;
+};
+
+// Calls `call` until `seconds` have passed on the slowest rank (at least once), finishing the
+// device after each call. Collective: every rank makes the same number of calls.
+void warm_up(const backend::Backend& be, double seconds, const std::function<void()>& call);
+
+// Copies a field of max(2^24, largest mesh field) entries: the bandwidth ceiling the kernels are
+// compared with (bytes = entries read + entries written).
+Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const TimingOptions& o);
 
 // Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence,
 // flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian, node_system,
 // node_system_diagonal, node_system_apply (the operator of node_system assembled by
-// Backend::make_node_system, assembly not timed), in this order) on mesh m: one warm-up call, then
-// `repeat` timed calls.
-std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m, int repeat);
+// Backend::make_node_system, assembly not timed), in this order) on mesh m, each timed as `o`
+// says.
+std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
+                                   const TimingOptions& o);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat.cpp does), unit heat
@@ -57,8 +75,9 @@ struct NodeSystem {
 NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes);
 
 struct SolveOptions {
-  int iterations = 100;  // fixed count, or the cap when tolerance > 0
-  double tolerance = 0;  // relative residual to stop at; 0: run exactly `iterations`
+  int iterations = 100;   // fixed count, or the cap when tolerance > 0
+  double tolerance = 0;   // relative residual to stop at; 0: run exactly `iterations`
+  double warmup_s = 0.5;  // short solves for this long before the timed one (TimingOptions)
 };
 
 struct PcgTiming {
@@ -70,8 +89,8 @@ struct PcgTiming {
   double time_per_iteration() const { return iterations > 0 ? time_s / iterations : 0; }
 };
 
-// Solves the node system with solvers::Pcg from x = 0: one short warm-up solve, then the timed
-// one. Collective.
+// Solves the node system with solvers::Pcg from x = 0: short warm-up solves of 3 iterations for
+// options.warmup_s seconds, then the timed one. Collective.
 PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::HaloPlan& nodes,
                    const NodeSystem& s, long long global_nodes, const SolveOptions& options);
 

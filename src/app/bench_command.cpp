@@ -1,5 +1,6 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
-//                  [--precision fp64|fp32] [--device K] [--repeat R] [--pcg-iterations K]
+//                  [--precision fp64|fp32] [--device K] [--repeat R] [--warmup S]
+//                  [--pcg-iterations K]
 //                  [--tolerance T] [--json FILE] [--export-matrix DIR] [--only kernels|pcg]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
@@ -40,7 +41,7 @@ struct BenchOptions {
   std::string backend = "auto";
   std::string precision = "fp64";
   int device = -1;
-  int repeat = 20;
+  bench::TimingOptions timing;
   int pcg_iterations = 100;
   double tolerance = 0;
   std::string json;
@@ -131,12 +132,12 @@ std::string human_seconds(double s) {
 }
 
 // Times every kernel, prints the table and returns the members of the "kernels" JSON object.
-std::string kernels_report(const backend::Backend& be, const topology::Mesh& m, int repeat,
-                           double copy_gbps, int nranks) {
+std::string kernels_report(const backend::Backend& be, const topology::Mesh& m,
+                           const bench::TimingOptions& timing, double copy_gbps, int nranks) {
   log::info("{:<22} {:>12} {:>11} {:>12} {:>9} {:>8}{}", "kernel", "entries", "time/call",
             "bytes/call", "GB/s", "of copy", nranks > 1 ? "  max time" : "");
   std::string json;
-  for (const bench::Timing& t : bench::kernel_timings(be, m, repeat)) {
+  for (const bench::Timing& t : bench::kernel_timings(be, m, timing)) {
     log::info("{:<22} {:>12} {:>11} {:>12} {:>9.2f} {:>8.2f}{}", t.name, t.entries,
               human_seconds(t.time_s), human_bytes(t.bytes), t.gbps(), t.gbps() / copy_gbps,
               nranks > 1 ? "  " + human_seconds(t.time_max_s) : "");
@@ -153,7 +154,9 @@ std::string pcg_report(const backend::Backend& be, const topology::Mesh& m, halo
                        const BenchOptions& opt, double copy_gbps_all) {
   const bench::PcgTiming p =
       bench::time_pcg(be, m, halo.plan(halo::Entity::node), system, info.nodes,
-                      {.iterations = opt.pcg_iterations, .tolerance = opt.tolerance});
+                      {.iterations = opt.pcg_iterations,
+                       .tolerance = opt.tolerance,
+                       .warmup_s = opt.timing.warmup_s});
   const double per_it = p.time_per_iteration();
   const double bound = p.bytes_per_iteration / (copy_gbps_all * 1e9);
   const double rate = per_it > 0 ? static_cast<double>(p.unknowns) / per_it : 0;
@@ -196,14 +199,14 @@ int run_bench(const BenchOptions& opt) {
     log::info("node system written: {0}/matrix.mtx, {0}/rhs.mtx", opt.export_dir);
   }
 
-  const bench::Timing copy = bench::copy_ceiling(*be, m, opt.repeat);
+  const bench::Timing copy = bench::copy_ceiling(*be, m, opt.timing);
   const double copy_gbps = copy.gbps();
   log::info("copy ceiling: {} per copy of {} reals, {:.2f} GB/s{}", human_seconds(copy.time_s),
             copy.entries, copy_gbps,
             nranks > 1 ? fmt::format(" per rank, {:.2f} GB/s all ranks", copy.gbps_all()) : "");
 
   const std::string kernels_json =
-      opt.only == "pcg" ? "" : kernels_report(*be, m, opt.repeat, copy_gbps, nranks);
+      opt.only == "pcg" ? "" : kernels_report(*be, m, opt.timing, copy_gbps, nranks);
   const std::string pcg_json =
       opt.only == "kernels" ? "null" : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
   if (!opt.json.empty() && log::rank() == 0) {
@@ -211,12 +214,13 @@ int run_bench(const BenchOptions& opt) {
         "{{\n  \"command\": {},\n  \"date\": {},\n  \"machine\": {},\n"
         "  \"mesh\": {{\"source\": {}, \"generated\": {}, \"dim\": {}, \"cells\": {}, "
         "\"faces\": {}, \"edges\": {}, \"nodes\": {}}},\n"
-        "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"copy\": {},\n"
+        "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"warmup_s\": {},\n"
+        "  \"copy\": {},\n"
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
-        json::string(be->name()), json::string(be->precision()), opt.repeat,
-        timing_json(copy, copy_gbps), kernels_json, pcg_json);
+        json::string(be->name()), json::string(be->precision()), opt.timing.repeat,
+        json::number(opt.timing.warmup_s), timing_json(copy, copy_gbps), kernels_json, pcg_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
   }
@@ -254,8 +258,12 @@ Command add_bench_command(CLI::App& app) {
                   "EGL device index (default: node-local rank mod device count; SCFD_GL_DEVICE "
                   "overrides it)")
       ->check(CLI::Range(0, 1 << 16));
-  sub->add_option("--repeat", opt->repeat, "Timed calls per kernel (after one warm-up call)")
+  sub->add_option("--repeat", opt->timing.repeat, "Timed calls per kernel (after the warm-up)")
       ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  sub->add_option("--warmup", opt->timing.warmup_s,
+                  "Seconds of untimed calls before each timing (an idle GPU lowers its clocks)")
+      ->check(CLI::Range(0.0, 3600.0))
       ->capture_default_str();
   sub->add_option("--pcg-iterations", opt->pcg_iterations,
                   "PCG iterations (exactly this many; the cap with --tolerance)")

@@ -29,17 +29,16 @@ void reduce_timing(double seconds, Timing& t) {
   t.bytes_all = sum_bytes;
 }
 
-// One warm-up call (a GPU backend compiles and uploads the device mesh on first use), then
-// `repeat` calls between finish() after a barrier, so every rank starts together.
+// Warm-up (TimingOptions), then `repeat` calls between finish() after a barrier, so every rank
+// starts together.
 template <typename Call>
-void time_calls(const backend::Backend& be, int repeat, Call&& call, Timing& t) {
-  call();
-  be.finish();
+void time_calls(const backend::Backend& be, const TimingOptions& o, Call&& call, Timing& t) {
+  warm_up(be, o.warmup_s, call);
   MPI_Barrier(MPI_COMM_WORLD);
   Timer timer;
-  for (int r = 0; r < repeat; ++r) call();
+  for (int r = 0; r < o.repeat; ++r) call();
   be.finish();
-  reduce_timing(timer.seconds() / repeat, t);
+  reduce_timing(timer.seconds() / o.repeat, t);
 }
 
 // A field of n uniform random values in [lo, hi), the same on every run.
@@ -55,11 +54,21 @@ std::unique_ptr<backend::Field> random_field(const backend::Backend& be, index n
 
 }  // namespace
 
+void warm_up(const backend::Backend& be, double seconds, const std::function<void()>& call) {
+  Timer timer;
+  for (double elapsed = 0; elapsed < seconds || elapsed == 0;) {
+    call();
+    be.finish();
+    const double mine = timer.seconds();
+    MPI_Allreduce(&mine, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  }
+}
+
 int real_bytes(const backend::Backend& be) {
   return be.precision() == "fp32" ? 4 : 8;
 }
 
-Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int repeat) {
+Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const TimingOptions& o) {
   const index largest = std::max({m.n_nodes, m.n_edges, m.n_faces, 3 * m.n_cells});
   const index n = std::max<index>(index{1} << 24, largest);
   auto x = be.make_field(n), y = be.make_field(n);
@@ -68,12 +77,12 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, int rep
   Timing t{"copy ceiling", n};
   t.bytes = backend::traffic_bytes("copy", m, n, real_bytes(be));
   time_calls(
-      be, repeat, [&] { be.copy(*x, *y); }, t);
+      be, o, [&] { be.copy(*x, *y); }, t);
   return t;
 }
 
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
-                                   int repeat) {
+                                   const TimingOptions& o) {
   std::mt19937_64 rng(20261122);
   const index nf = m.n_faces, nfo = m.n_owned_faces;
   // Vector operations run over face-sized fields (the largest scalar fields of a mesh).
@@ -101,7 +110,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   auto run = [&](const std::string& name, index n, index entries, auto&& call) {
     Timing t{name, entries};
     t.bytes = backend::traffic_bytes(name, m, n, rb);
-    time_calls(be, repeat, call, t);
+    time_calls(be, o, call, t);
     out.push_back(std::move(t));
   };
   run("copy", nf, nf, [&] { be.copy(*a, *g_face); });

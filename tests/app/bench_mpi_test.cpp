@@ -19,7 +19,7 @@ std::string bench_json(int nranks) {
   const std::string launcher =
       nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
   const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
-                                         "' bench --cells 6000 --backend cpu --repeat 1 "
+                                         "' bench --cells 6000 --backend cpu --repeat 1 --warmup 0 "
                                          "--pcg-iterations 10 --json '" +
                                          json.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

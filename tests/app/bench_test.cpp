@@ -39,13 +39,14 @@ double field_of(const std::string& json, const std::string& object, const std::s
 TEST(Bench, JsonHasEveryKernelWithPositiveFigures) {
   const auto dir = scfd::test::fresh_directory("bench_json");
   const auto json_path = dir / "bench.json";
-  const auto r = run_streamcfd("bench --cells 2000 --backend cpu --repeat 2 --json '" +
+  const auto r = run_streamcfd("bench --cells 2000 --backend cpu --repeat 2 --warmup 0 --json '" +
                                json_path.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("pcg_update"), std::string::npos) << r.out;  // the table
   const std::string json = scfd::test::slurp(json_path);
   EXPECT_GE(scfd::test::json_number(json, "cells"), 2000);
   EXPECT_EQ(scfd::test::json_number(json, "nranks"), 1);
+  EXPECT_EQ(scfd::test::json_number(json, "warmup_s"), 0);
   EXPECT_NE(json.find("\"backend\": \"cpu\""), std::string::npos);
   EXPECT_NE(json.find("\"precision\": \"fp64\""), std::string::npos);
   EXPECT_GT(field_of(json, "copy", "gbps"), 0);
@@ -62,7 +63,8 @@ TEST(Bench, JsonHasEveryKernelWithPositiveFigures) {
 }
 
 TEST(Bench, GeneratedSquareRunsEveryKernel) {
-  const auto r = run_streamcfd("bench --dim 2 --cells 500 --backend cpu --repeat 1 --only kernels");
+  const auto r =
+      run_streamcfd("bench --dim 2 --cells 500 --backend cpu --repeat 1 --warmup 0 --only kernels");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("generated square 16x16"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("node_system_diagonal"), std::string::npos) << r.out;
@@ -106,10 +108,11 @@ MatrixMarket read_matrix_market(const std::filesystem::path& p) {
 // The node system the bench documents: d = 0, b = 1, w = edge_stiffness, fixed = boundary nodes.
 void check_export(const std::string& mesh_file) {
   const auto dir = scfd::test::fresh_directory("bench_export");
-  const auto r = run_streamcfd("bench '" + mesh_file +
-                               "' --backend cpu --only pcg --pcg-iterations 2 --repeat 1 "
-                               "--export-matrix '" +
-                               dir.string() + "'");
+  const auto r =
+      run_streamcfd("bench '" + mesh_file +
+                    "' --backend cpu --only pcg --pcg-iterations 2 --repeat 1 --warmup 0 "
+                    "--export-matrix '" +
+                    dir.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const scfd::topology::Mesh m = scfd::topology::build_mesh(scfd::mesh_io::read_gmsh(mesh_file));
   const auto n = static_cast<std::size_t>(m.n_nodes);
@@ -167,10 +170,10 @@ TEST(Bench, BadArgumentsExitTwoWithOneLine) {
   const std::string mesh = std::string(SCFD_SOURCE_DIR) + "/meshes/square-1.msh";
   for (const std::string& args :
        {std::string("--cells 0"), std::string("--dim 4"), std::string("--backend vulkan"),
-        std::string("--precision fp16"), std::string("--repeat 0"), std::string("--only solver"),
-        std::string("--pcg-iterations -3"), std::string("--tolerance 2"),
-        std::string("--backend cpu --precision fp32"), "'" + mesh + "' --cells 100",
-        std::string("no-such-mesh.msh --backend cpu")}) {
+        std::string("--precision fp16"), std::string("--repeat 0"), std::string("--warmup -1"),
+        std::string("--only solver"), std::string("--pcg-iterations -3"),
+        std::string("--tolerance 2"), std::string("--backend cpu --precision fp32"),
+        "'" + mesh + "' --cells 100", std::string("no-such-mesh.msh --backend cpu")}) {
     const auto r = run_streamcfd("bench " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.out << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
