@@ -1,19 +1,9 @@
-// copy.glsl: dst <- src over n entries (also the bandwidth ceiling that `streamcfd bench`
-// measures, docs/architecture.md §9).
-//
-// | binding / uniform | type      | in/out | meaning            |
-// |-------------------|-----------|--------|--------------------|
-// | buffer 0  src     | real[n]   | in     | source             |
-// | buffer 1  dst     | real[n]   | out    | destination        |
-// | uniform   n       | uint      | in     | number of entries  |
-#include "common.glsl"
+// copy.glsl: y <- x (also the copy ceiling that `streamcfd bench` measures). Twin: CpuBackend::copy.
+// Element-wise over whole texels (gl/driver.hpp, body texel); the driver keeps the entries of the
+// last texel past the field's size.
+// scfd: body texel y
+// scfd: in x
 
-layout(std430, binding = 0) readonly buffer Src { real src[]; };
-layout(std430, binding = 1) writeonly buffer Dst { real dst[]; };
-uniform uint n;
-
-void main() {
-  uint i = scfd_gid();
-  if (i >= n) return;
-  dst[i] = src[i];
+realv texel(uint t) {
+  return texel_x(t);
 }

@@ -1,18 +1,17 @@
-// fill.glsl: y <- value over n entries. Twin: CpuBackend::fill.
-//
-// | binding / uniform | type      | in/out | meaning            |
-// |-------------------|-----------|--------|--------------------|
-// | buffer 0  y       | real[n]   | out    | filled vector      |
-// | uniform   value   | real      | in     | the value          |
-// | uniform   n       | uint      | in     | number of entries  |
-#include "common.glsl"
-
-layout(std430, binding = 0) writeonly buffer Y { real y[]; };
+// fill.glsl: y <- value over the first n entries and 0 in every other entry of the texture (the
+// padding), so a new field is all zeros there. Twin: CpuBackend::fill.
+// One invocation per texel of the whole texture.
+// scfd: kernel
+// scfd: image y
 uniform real value;
-uniform uint n;
+uniform uint n;       // entries
+uniform uint texels;  // width * height of y's texture
 
 void main() {
-  uint i = scfd_gid();
-  if (i >= n) return;
-  y[i] = value;
+  uint t = scfd_gid();
+  if (t >= texels) return;
+  realv v = realv(0);
+  for (uint k = 0u; k < VPT; ++k)
+    if (t * VPT + k < n) v[k] = value;
+  store_y(t, v);
 }

@@ -1,22 +1,9 @@
-// scale.glsl: y <- a x over n entries (y may be x: an in-place scaling).
-// Twin: CpuBackend::scale.
-//
-// | binding / uniform | type      | in/out | meaning            |
-// |-------------------|-----------|--------|--------------------|
-// | buffer 0  x       | real[n]   | in     | scaled vector      |
-// | buffer 1  y       | real[n]   | out    | result             |
-// | uniform   a       | real      | in     | the factor         |
-// | uniform   n       | uint      | in     | number of entries  |
-#include "common.glsl"
-
-// No readonly/writeonly qualifiers: x and y may be the same buffer.
-layout(std430, binding = 0) buffer X { real x[]; };
-layout(std430, binding = 1) buffer Y { real y[]; };
+// scale.glsl: y <- a x. Twin: CpuBackend::scale.
+// Element-wise over whole texels (gl/driver.hpp, body texel); the driver keeps the entries of the
+// last texel past the field's size.
+// scfd: body texel y
+// scfd: in x
 uniform real a;
-uniform uint n;
-
-void main() {
-  uint i = scfd_gid();
-  if (i >= n) return;
-  y[i] = a * x[i];
+realv texel(uint t) {
+  return a * texel_x(t);
 }

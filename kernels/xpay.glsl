@@ -1,23 +1,10 @@
-// xpay.glsl: y <- x + a y over n entries (the search-direction update p = z + beta p of PCG).
-// Twin: CpuBackend::xpay.
-//
-// | binding / uniform | type      | in/out | meaning            |
-// |-------------------|-----------|--------|--------------------|
-// | buffer 0  x       | real[n]   | in     | added vector       |
-// | buffer 1  y       | real[n]   | in/out | scaled, updated    |
-// | uniform   a       | real      | in     | scale of y         |
-// | uniform   n       | uint      | in     | number of entries  |
-#include "common.glsl"
-
-layout(std430, binding = 0) readonly buffer X { real x[]; };
-layout(std430, binding = 1) buffer Y { real y[]; };
+// xpay.glsl: y <- x + a y (the search-direction update of PCG). Twin: CpuBackend::xpay.
+// Element-wise over whole texels (gl/driver.hpp, body texel); the driver keeps the entries of the
+// last texel past the field's size.
+// scfd: body texel y
+// scfd: in x
 uniform real a;
-uniform uint n;
-
-void main() {
-  uint i = scfd_gid();
-  if (i >= n) return;
-  // precise: no fused multiply-add, so fp64 matches the CPU loop bit for bit.
-  precise real r = x[i] + a * y[i];
-  y[i] = r;
+realv texel(uint t) {
+  precise realv r = texel_x(t) + a * texel_y(t);  // precise: no fused multiply-add
+  return r;
 }

@@ -58,9 +58,9 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const T
 // flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian, node_system,
 // node_system_diagonal, node_system_apply (the operator of node_system assembled by
 // Backend::make_node_system, assembly not timed), in this order) on mesh m, each timed as `o`
-// says.
+// says. device_bytes: Backend::device_bytes() with all of them allocated.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
-                                   const TimingOptions& o);
+                                   const TimingOptions& o, std::size_t& device_bytes);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat.cpp does), unit heat

@@ -1,7 +1,7 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
 //                  [--precision fp64|fp32] [--device K] [--repeat R] [--warmup S]
-//                  [--pcg-iterations K]
-//                  [--tolerance T] [--json FILE] [--export-matrix DIR] [--only kernels|pcg]`
+//                  [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
+//                  [--export-matrix DIR] [--only kernels|pcg]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
 // and ratio to that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower
@@ -44,6 +44,7 @@ struct BenchOptions {
   bench::TimingOptions timing;
   int pcg_iterations = 100;
   double tolerance = 0;
+  double peak_gbps = 4390;  // the CUDA triad on an H200 (docs/bench/README.md)
   std::string json;
   std::string export_dir;
   std::string only;
@@ -111,12 +112,12 @@ std::string machine_json(const backend::Backend& be, int nranks) {
                      std::thread::hardware_concurrency(), nranks, gl);
 }
 
-std::string timing_json(const bench::Timing& t, double copy_gbps) {
+std::string timing_json(const bench::Timing& t, double copy_gbps, double peak_gbps) {
   return fmt::format(R"({{"entries": {}, "time_s": {}, "time_max_s": {}, "bytes": {}, "gbps": {}, )"
-                     R"("gbps_all_ranks": {}, "ratio_to_copy": {}}})",
+                     R"("gbps_all_ranks": {}, "ratio_to_copy": {}, "ratio_to_peak": {}}})",
                      t.entries, json::number(t.time_s), json::number(t.time_max_s),
                      json::number(t.bytes), json::number(t.gbps()), json::number(t.gbps_all()),
-                     json::number(t.gbps() / copy_gbps));
+                     json::number(t.gbps() / copy_gbps), json::number(t.gbps() / peak_gbps));
 }
 
 std::string human_bytes(double b) {
@@ -133,16 +134,17 @@ std::string human_seconds(double s) {
 
 // Times every kernel, prints the table and returns the members of the "kernels" JSON object.
 std::string kernels_report(const backend::Backend& be, const topology::Mesh& m,
-                           const bench::TimingOptions& timing, double copy_gbps, int nranks) {
-  log::info("{:<22} {:>12} {:>11} {:>12} {:>9} {:>8}{}", "kernel", "entries", "time/call",
-            "bytes/call", "GB/s", "of copy", nranks > 1 ? "  max time" : "");
+                           const bench::TimingOptions& timing, double copy_gbps, double peak_gbps,
+                           int nranks, std::size_t& device_bytes) {
+  log::info("{:<22} {:>12} {:>11} {:>12} {:>9} {:>8} {:>8}{}", "kernel", "entries", "time/call",
+            "bytes/call", "GB/s", "of copy", "of peak", nranks > 1 ? "  max time" : "");
   std::string json;
-  for (const bench::Timing& t : bench::kernel_timings(be, m, timing)) {
-    log::info("{:<22} {:>12} {:>11} {:>12} {:>9.2f} {:>8.2f}{}", t.name, t.entries,
+  for (const bench::Timing& t : bench::kernel_timings(be, m, timing, device_bytes)) {
+    log::info("{:<22} {:>12} {:>11} {:>12} {:>9.2f} {:>8.2f} {:>8.2f}{}", t.name, t.entries,
               human_seconds(t.time_s), human_bytes(t.bytes), t.gbps(), t.gbps() / copy_gbps,
-              nranks > 1 ? "  " + human_seconds(t.time_max_s) : "");
+              t.gbps() / peak_gbps, nranks > 1 ? "  " + human_seconds(t.time_max_s) : "");
     json += fmt::format("{}\n    {}: {}", json.empty() ? "" : ",", json::string(t.name),
-                        timing_json(t, copy_gbps));
+                        timing_json(t, copy_gbps, peak_gbps));
   }
   return json;
 }
@@ -205,8 +207,15 @@ int run_bench(const BenchOptions& opt) {
             copy.entries, copy_gbps,
             nranks > 1 ? fmt::format(" per rank, {:.2f} GB/s all ranks", copy.gbps_all()) : "");
 
-  const std::string kernels_json =
-      opt.only == "pcg" ? "" : kernels_report(*be, m, opt.timing, copy_gbps, nranks);
+  std::size_t held = 0;
+  const std::string kernels_json = opt.only == "pcg" ? ""
+                                                     : kernels_report(*be, m, opt.timing, copy_gbps,
+                                                                      opt.peak_gbps, nranks, held);
+  // Device memory with every field of the kernel part allocated, and the device mesh.
+  const auto device_bytes = static_cast<double>(held);
+  if (device_bytes > 0)
+    log::info("device memory: {} held by rank 0, {:.0f} bytes per cell (the bench's fields)",
+              human_bytes(device_bytes), device_bytes / static_cast<double>(m.n_owned_cells));
   const std::string pcg_json =
       opt.only == "kernels" ? "null" : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
   if (!opt.json.empty() && log::rank() == 0) {
@@ -215,12 +224,14 @@ int run_bench(const BenchOptions& opt) {
         "  \"mesh\": {{\"source\": {}, \"generated\": {}, \"dim\": {}, \"cells\": {}, "
         "\"faces\": {}, \"edges\": {}, \"nodes\": {}}},\n"
         "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"warmup_s\": {},\n"
-        "  \"copy\": {},\n"
+        "  \"peak_gbps\": {},\n"
+        "  \"device_bytes\": {},\n  \"copy\": {},\n"
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
         json::string(be->name()), json::string(be->precision()), opt.timing.repeat,
-        json::number(opt.timing.warmup_s), timing_json(copy, copy_gbps), kernels_json, pcg_json);
+        json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
+        timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
   }
@@ -273,6 +284,11 @@ Command add_bench_command(CLI::App& app) {
                   "Stop PCG at this relative residual instead of a fixed count")
       ->check(CLI::PositiveNumber)
       ->check(CLI::Range(0.0, 1.0));
+  sub->add_option("--peak-gbps", opt->peak_gbps,
+                  "Bandwidth every kernel is also compared with (default: the CUDA triad on an "
+                  "H200)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   sub->add_option("--json", opt->json, "Write the results as JSON to FILE")->type_name("FILE");
   sub->add_option("--export-matrix", opt->export_dir,
                   "Write the PCG matrix and right-hand side as DIR/matrix.mtx and DIR/rhs.mtx "

@@ -82,7 +82,7 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const T
 }
 
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
-                                   const TimingOptions& o) {
+                                   const TimingOptions& o, std::size_t& device_bytes) {
   std::mt19937_64 rng(20261122);
   const index nf = m.n_faces, nfo = m.n_owned_faces;
   // Vector operations run over face-sized fields (the largest scalar fields of a mesh).
@@ -135,6 +135,7 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
       [&] { be.node_system_diagonal(m, *d_node, 1, *w, *fixed, *y_node); });
   const auto system = be.make_node_system(m, *d_node, 1, *w, *fixed);
   run("node_system_apply", 0, m.n_owned_nodes, [&] { system->apply(*x_node, *y_node); });
+  device_bytes = be.device_bytes();
   return out;
 }
 

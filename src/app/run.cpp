@@ -199,7 +199,7 @@ int run_case(const RunOptions& opt) {
   summary.gather(MPI_COMM_WORLD);
   const std::string json_text =
       summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
-                      {be.name(), be.precision(), chosen.description});
+                      {be.name(), be.precision(), chosen.description, be.device_bytes()});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
   if (const std::string failed = write_on_rank0(json, json_text); !failed.empty()) {
     log::error("{}", failed);

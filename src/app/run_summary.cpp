@@ -50,7 +50,8 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
   }
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
-      "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n  \"ranks\": {},\n"
+      "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n"
+      "  \"device_bytes\": {},\n  \"ranks\": {},\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
       "  \"steps\": {},\n  \"time\": {},\n"
       "  \"solver\": {{\"iterations_total\": {}, \"iterations_mean\": {}, "
@@ -58,8 +59,8 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
       json::string(model.name()), json::string(backend.name), json::string(backend.precision),
-      json::string(backend.description), ranks, json::string(mesh.source), mesh.dim, mesh.nodes,
-      mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
+      json::string(backend.description), backend.device_bytes, ranks, json::string(mesh.source),
+      mesh.dim, mesh.nodes, mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), figure_list, phases);
 }

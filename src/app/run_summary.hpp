@@ -18,6 +18,7 @@ namespace scfd::app {
 // description (device and why it was chosen).
 struct BackendInfo {
   std::string name, precision, description;
+  std::size_t device_bytes = 0;  // GPU memory held at the end of the run (rank 0; 0 on the cpu)
 };
 
 struct RunSummary {

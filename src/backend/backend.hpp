@@ -55,6 +55,9 @@ class Backend {
   // Blocks until every queued operation has finished (GPU backends queue work; benchmarks time
   // with it). A download or a reduction waits implicitly.
   virtual void finish() const {}
+  // Bytes of device (GPU) memory this backend holds now: fields, device meshes and assembled
+  // systems (0 on the cpu, whose memory is the process's).
+  virtual std::size_t device_bytes() const { return 0; }
 
   // A field of n zeros.
   virtual std::unique_ptr<Field> make_field(index n) const = 0;

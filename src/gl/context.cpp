@@ -109,6 +109,9 @@ DeviceInfo query_info(int index) {
   GLint groups = 0;
   glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
   d.max_work_groups_x = groups > 0 ? groups : 65535;
+  GLint tex = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
+  d.max_texture_size = tex > 0 ? tex : 16384;
   return d;
 }
 

@@ -24,6 +24,7 @@ struct DeviceInfo {
   bool fp64 = false;              // GL 4.0+ core or GL_ARB_gpu_shader_fp64
   bool software = false;          // llvmpipe, softpipe, SwiftShader
   int max_work_groups_x = 65535;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0]
+  int max_texture_size = 16384;   // GL_MAX_TEXTURE_SIZE: the largest width and height of a field
 };
 
 // One line for logs: "device 0: Mesa/X.org llvmpipe (...), OpenGL 4.5 (Core Profile) ..., fp64

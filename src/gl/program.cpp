@@ -7,7 +7,9 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "gl/buffer.hpp"
 #include "gl/context.hpp"
+#include "gl/texture.hpp"
 
 namespace scfd::gl {
 namespace {
@@ -18,7 +20,7 @@ void add_prelude_line(ExpandedSource& s, const std::string& line) {
 }
 
 ExpandedSource assemble(std::string_view name, std::string_view text, Precision p,
-                        const Defines& defines) {
+                        const Defines& defines, const KernelSpec& spec) {
   ExpandedSource s;
   add_prelude_line(s, "#version 430 core");
   const bool d = p == Precision::fp64;
@@ -30,7 +32,9 @@ ExpandedSource assemble(std::string_view name, std::string_view text, Precision 
   if (!has_local) add_prelude_line(s, "#define LOCAL_SIZE 256");
   for (const auto& [key, value] : defines) add_prelude_line(s, "#define " + key + " " + value);
   std::vector<std::string> included;
+  if (spec.kind != KernelSpec::Kind::plain) add_declarations(s, spec, p, included);
   expand_into(s, name, text, included);
+  add_main(s, spec);
   return s;
 }
 
@@ -88,8 +92,9 @@ Program compile_compute_source(std::string_view name, std::string_view text, Pre
                                const Defines& defines) {
   std::string n(name);
   if (!n.ends_with(".glsl")) n += ".glsl";
-  const ExpandedSource s = assemble(n, text, p, defines);
-  return Program(compile_and_link(s, n, p), p, n);
+  KernelSpec spec = parse_spec(n, text);
+  const ExpandedSource s = assemble(n, text, p, defines, spec);
+  return Program(compile_and_link(s, n, p), p, n, std::move(spec));
 }
 
 Program compile_compute(std::string_view kernel, Precision p, const Defines& defines) {
@@ -98,8 +103,8 @@ Program compile_compute(std::string_view kernel, Precision p, const Defines& def
   return compile_compute_source(n, embedded_text(n), p, defines);
 }
 
-Program::Program(unsigned id, Precision p, std::string name)
-    : id_(id), precision_(p), name_(std::move(name)) {
+Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec)
+    : id_(id), precision_(p), name_(std::move(name)), spec_(std::move(spec)) {
   GLint size[3] = {0, 0, 0};
   glGetProgramiv(id_, GL_COMPUTE_WORK_GROUP_SIZE, size);
   SCFD_CHECK(size[0] > 0 && size[1] == 1 && size[2] == 1,
@@ -115,6 +120,7 @@ Program::Program(Program&& o) noexcept
     : id_(std::exchange(o.id_, 0)),
       precision_(o.precision_),
       name_(std::move(o.name_)),
+      spec_(std::move(o.spec_)),
       local_size_(o.local_size_),
       max_groups_x_(o.max_groups_x_),
       uniforms_(std::move(o.uniforms_)) {}
@@ -125,6 +131,7 @@ Program& Program::operator=(Program&& o) noexcept {
     id_ = std::exchange(o.id_, 0);
     precision_ = o.precision_;
     name_ = std::move(o.name_);
+    spec_ = std::move(o.spec_);
     local_size_ = o.local_size_;
     max_groups_x_ = o.max_groups_x_;
     uniforms_ = std::move(o.uniforms_);
@@ -175,6 +182,40 @@ Program::Grid Program::grid_for(std::size_t n_items, unsigned local_size, unsign
   return {static_cast<unsigned>(x), static_cast<unsigned>(y)};
 }
 
+void Program::bind(std::initializer_list<const Buffer*> buffers,
+                   std::initializer_list<const Texture*> fields,
+                   std::initializer_list<const Texture*> images) {
+  SCFD_CHECK(buffers.size() == spec_.buffers.size() && fields.size() == spec_.fields.size() &&
+                 images.size() == spec_.images.size(),
+             "kernels/{}: bound {} buffers, {} fields, {} images; it declares {}, {}, {}", name_,
+             buffers.size(), fields.size(), images.size(), spec_.buffers.size(),
+             spec_.fields.size(), spec_.images.size());
+  unsigned k = 0;
+  for (const Buffer* b : buffers) b->bind(k++);
+  const auto shift = [&](const std::string& name, const Texture& t) {
+    SCFD_CHECK(t.precision() == precision_, "kernels/{}: {} field {} bound to a {} kernel", name_,
+               to_string(t.precision()), name, to_string(precision_));
+    set((name + "_shift").c_str(), static_cast<std::uint32_t>(t.layout().shift));
+  };
+  k = 0;
+  for (const Texture* t : fields) {
+    t->bind_sampler(k);
+    shift(spec_.fields[k++], *t);
+  }
+  k = 0;
+  for (const Texture* t : images) {
+    t->bind_image(k);
+    shift(spec_.images[k++], *t);
+  }
+}
+
+void Program::run(std::size_t n) {
+  SCFD_CHECK(spec_.is_body(), "kernels/{} is not a body: dispatch it", name_);
+  set("n", static_cast<std::uint32_t>(n));
+  const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
+  dispatch((n * static_cast<std::size_t>(spec_.components()) + per_texel - 1) / per_texel);
+}
+
 void Program::dispatch(std::size_t n_items) {
   SCFD_CHECK(id_ != 0, "dispatch of an empty Program");
   if (n_items == 0) return;
@@ -184,7 +225,8 @@ void Program::dispatch(std::size_t n_items) {
   // Only the barrier the next kernel needs: buffer transfers issue GL_BUFFER_UPDATE_BARRIER_BIT
   // themselves (buffer.cpp). Adding it here cost time in proportion to the buffer sizes on an
   // H200 (a 580 MB copy ran at 0.86 TB/s instead of 2.5 TB/s).
-  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                  GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   if (debug_enabled()) check_errors(name_.c_str());
 }
 

@@ -19,14 +19,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "gl/driver.hpp"
 #include "gl/kernel_source.hpp"
 
 namespace scfd::gl {
+
+class Buffer;
+class Texture;
 
 enum class Precision { fp32, fp64 };
 std::string_view to_string(Precision p);
@@ -36,7 +41,7 @@ using Defines = std::vector<std::pair<std::string, std::string>>;
 class Program {
  public:
   Program() = default;
-  Program(unsigned id, Precision p, std::string name);
+  Program(unsigned id, Precision p, std::string name, KernelSpec spec = {});
   Program(Program&& o) noexcept;
   Program& operator=(Program&& o) noexcept;
   Program(const Program&) = delete;
@@ -47,6 +52,18 @@ class Program {
   Precision precision() const { return precision_; }
   const std::string& name() const { return name_; }
   unsigned local_size() const { return local_size_; }  // GL_COMPUTE_WORK_GROUP_SIZE x
+  const KernelSpec& spec() const { return spec_; }
+
+  // Binds a kernel's declared resources in the order of its `// scfd:` lines (gl/driver.hpp):
+  // storage buffers to bindings 0.., fields to texture units 0.., images to image units 0..
+  // (a body's output is its one image), and sets each field's `<name>_shift`. The counts must
+  // match the spec.
+  void bind(std::initializer_list<const Buffer*> buffers,
+            std::initializer_list<const Texture*> fields,
+            std::initializer_list<const Texture*> images);
+  // Runs a body over `n` output elements (entries, or vectors for entry3): sets `n` and launches
+  // one invocation per output texel.
+  void run(std::size_t n);
 
   // Uniform setters; a name the program does not use (optimised away) is ignored, as in GL.
   void set(const char* uniform, std::int32_t v);
@@ -71,6 +88,7 @@ class Program {
   unsigned id_ = 0;
   Precision precision_ = Precision::fp64;
   std::string name_;
+  KernelSpec spec_;
   unsigned local_size_ = 0;
   unsigned max_groups_x_ = 0;                          // GL_MAX_COMPUTE_WORK_GROUP_COUNT x
   std::vector<std::pair<std::string, int>> uniforms_;  // cached glGetUniformLocation results

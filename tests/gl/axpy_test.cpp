@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "gl/buffer.hpp"
 #include "gl/program.hpp"
+#include "gl/texture.hpp"
 #include "gl_fixture.hpp"
 
 namespace scfd::gl {
@@ -30,13 +30,16 @@ template <typename T>
 std::vector<T> gpu_axpy(Precision p, const std::vector<T>& x, const std::vector<T>& y) {
   test::gl_context();
   Program prog = compile_compute("axpy", p);
-  Buffer bx = Buffer::from<T>(x), by = Buffer::from<T>(y);
-  bx.bind(0);
-  by.bind(1);
+  const int max_size = test::gl_context().info().max_texture_size;
+  Texture tx(kN, p, max_size), ty(kN, p, max_size);
+  tx.upload(std::vector<double>(x.begin(), x.end()));
+  ty.upload(std::vector<double>(y.begin(), y.end()));
+  prog.bind({}, {&tx}, {&ty});
   prog.set_real("a", kA);
-  prog.set("n", static_cast<std::uint32_t>(kN));
-  prog.dispatch(kN);
-  return by.download<T>();
+  prog.run(kN);
+  std::vector<double> out(kN);
+  ty.download(out);
+  return {out.begin(), out.end()};
 }
 
 TEST(AxpyTwin, Fp64IsExact) {

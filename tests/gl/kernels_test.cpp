@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "core/error.hpp"
 #include "gl/program.hpp"
+#include "gl/texture.hpp"
 #include "gl_fixture.hpp"
 
 namespace scfd::gl {
@@ -37,7 +39,7 @@ TEST(Kernels, IncludeOnlyFilesAreNotCompilable) {
 }
 
 TEST(Kernels, IncludeResolvesOnce) {
-  const std::string s = kernel_source("axpy");
+  const std::string s = kernel_source("reduce_partials");
   const auto first = s.find("uint scfd_gid()");
   ASSERT_NE(first, std::string::npos);
   EXPECT_EQ(s.find("uint scfd_gid()", first + 1), std::string::npos);
@@ -90,6 +92,37 @@ TEST(Kernels, RewriteLogMapsMesaAndNvidiaFormats) {
   EXPECT_EQ(rewrite_log("0(2) : error C0000: bad", lines, "a.glsl"),
             "kernels/a.glsl:1: error C0000: bad");
   EXPECT_EQ(rewrite_log("link failed", lines, "a.glsl"), "kernels/a.glsl: link failed");
+}
+
+}  // namespace
+}  // namespace scfd::gl
+
+namespace scfd::gl {
+namespace {
+
+// Field textures: power-of-two width of at least 256 texels, height a multiple of 8, enough
+// texels for every value; a field beyond the device's texture size is an InputError.
+TEST(TextureLayout, PowerOfTwoWidthAndPaddedHeight) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{72'000'000}})
+    for (const Precision p : {Precision::fp32, Precision::fp64}) {
+      const TextureLayout l = TextureLayout::of(n, p, 32768);
+      EXPECT_EQ(l.per_texel, p == Precision::fp64 ? 2u : 4u);
+      EXPECT_EQ(l.width, 1u << l.shift);
+      EXPECT_GE(l.width, 256u);
+      EXPECT_EQ(l.height % 8, 0u);
+      EXPECT_GE(std::size_t{l.width} * l.height * l.per_texel, n);
+      EXPECT_LE(l.height, l.width + 8);  // near square: no side reaches the limit early
+    }
+  EXPECT_THROW((void)TextureLayout::of(std::size_t{1} << 31, Precision::fp64, 16384), InputError);
+}
+
+TEST(KernelSpec, MalformedLineNamesFileAndLine) {
+  try {
+    (void)parse_spec("bad.glsl", "// one\n// scfd: body sideways y\n");
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernels/bad.glsl:2:"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -92,18 +92,24 @@ struct IndexList {
 
 }  // namespace
 
-GlField::GlField(index n, Precision p)
-    : n_(n), buffer_(static_cast<std::size_t>(n) * real_bytes(p)) {}
+GlField::GlField(index n, Precision p, int max_texture_size, std::shared_ptr<std::size_t> held)
+    : n_(n), texture_(static_cast<std::size_t>(n), p, max_texture_size), held_(std::move(held)) {
+  *held_ += texture_.layout().bytes();
+}
 
-Buffer& buffer(Field& f) {
+GlField::~GlField() {
+  *held_ -= texture_.layout().bytes();
+}
+
+Texture& texture(Field& f) {
   auto* g = dynamic_cast<GlField*>(&f);
   SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
-  return g->buffer();
+  return g->texture();
 }
-const Buffer& buffer(const Field& f) {
+const Texture& texture(const Field& f) {
   const auto* g = dynamic_cast<const GlField*>(&f);
   SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
-  return g->buffer();
+  return g->texture();
 }
 
 struct GlBackend::State {
@@ -117,7 +123,12 @@ struct GlBackend::State {
   Buffer partials;  // first-pass sums, grown on demand
   Buffer result;    // the reduced total: up to 2 accumulators
   Buffer send;      // download_indices output, grown on demand
+  Buffer receive;   // upload_range input, grown on demand
   std::vector<IndexList> index_lists;
+  // Texture bytes of the live fields (GlField adds and removes its own); shared, so a field that
+  // outlives the backend by mistake does not write into freed memory.
+  std::shared_ptr<std::size_t> field_bytes = std::make_shared<std::size_t>(0);
+  std::size_t system_bytes = 0;  // coefficients of the live assembled node systems
 
   State(gl::Context c, Precision p)
       : context(std::move(c)),
@@ -180,9 +191,12 @@ struct GlBackend::State {
     return out;
   }
 
-  // Workgroups of a first pass over n entries, with the partials buffer sized for them.
+  // Workgroups of a first pass over n entries (kBlock texels each), with the partials buffer
+  // sized for them.
   std::size_t first_pass_groups(index n, int components) {
-    const std::size_t groups = (static_cast<std::size_t>(n) + kBlock - 1) / kBlock;
+    const std::size_t per_texel = precision == Precision::fp64 ? 2 : 4;
+    const std::size_t texels = (static_cast<std::size_t>(n) + per_texel - 1) / per_texel;
+    const std::size_t groups = (texels + kBlock - 1) / kBlock;
     reserve(partials, groups * static_cast<std::size_t>(components) *
                           (acc_fp64 ? sizeof(double) : sizeof(float)));
     return groups;
@@ -237,23 +251,30 @@ void GlBackend::finish() const {
   gl::finish();
 }
 
+std::size_t GlBackend::device_bytes() const {
+  std::size_t bytes = *state_->field_bytes + state_->system_bytes;
+  for (const auto& m : state_->meshes) bytes += m->bytes();
+  return bytes;
+}
+
 std::unique_ptr<Field> GlBackend::make_field(index n) const {
   SCFD_CHECK(n >= 0, "field of {} entries", n);
-  auto f = std::make_unique<GlField>(n, precision_);
-  fill(*f, 0);  // a new buffer's contents are undefined in GL; a new Field holds zeros
+  auto f = std::make_unique<GlField>(n, precision_, state_->context.info().max_texture_size,
+                                     state_->field_bytes);
+  fill(*f, 0);  // a new texture's contents are undefined in GL; a new Field holds zeros
   return f;
 }
 
 void GlBackend::upload(std::span<const real> host, Field& f) const {
   SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
              "upload of {} values into a field of {}", host.size(), f.size());
-  write_reals(buffer(f), host, 0, precision_);
+  texture(f).upload(host);
 }
 
 void GlBackend::download(const Field& f, std::span<real> host) const {
   SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
              "download of a field of {} into {} values", f.size(), host.size());
-  read_reals(buffer(f), host, precision_);
+  texture(f).download(host);
 }
 
 void GlBackend::download_indices(const Field& x, std::span<const index> indices,
@@ -266,9 +287,7 @@ void GlBackend::download_indices(const Field& x, std::span<const index> indices,
              x.size());
   State::reserve(state_->send, indices.size() * real_bytes(precision_));
   gl::Program& prog = state_->program("download_indices");
-  buffer(x).bind(0);
-  list.device.bind(1);
-  state_->send.bind(2);
+  prog.bind({&list.device, &state_->send}, {&texture(x)}, {});
   prog.set("n", static_cast<std::uint32_t>(indices.size()));
   prog.dispatch(indices.size());
   read_reals(state_->send, out, precision_);
@@ -277,26 +296,36 @@ void GlBackend::download_indices(const Field& x, std::span<const index> indices,
 void GlBackend::upload_range(std::span<const real> values, Field& x, index offset) const {
   SCFD_CHECK(offset >= 0 && offset + values.size() <= static_cast<std::size_t>(x.size()),
              "upload of {} at {} into {}", values.size(), offset, x.size());
-  write_reals(buffer(x), values, static_cast<std::size_t>(offset), precision_);
+  if (values.empty()) return;
+  State::reserve(state_->receive, values.size() * real_bytes(precision_));
+  write_reals(state_->receive, values, 0, precision_);
+  const std::size_t per_texel = texture(x).layout().per_texel;
+  const auto first = static_cast<std::size_t>(offset);
+  const std::size_t texels = (first + values.size() - 1) / per_texel - first / per_texel + 1;
+  gl::Program& prog = state_->program("upload_range");
+  prog.bind({&state_->receive}, {}, {&texture(x)});
+  prog.set("offset", u32(offset));
+  prog.set("count", static_cast<std::uint32_t>(values.size()));
+  prog.dispatch(texels);
 }
 
 void GlBackend::fill(Field& y, real value) const {
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("fill");
-  buffer(y).bind(0);
+  const gl::TextureLayout& l = texture(y).layout();
+  prog.bind({}, {}, {&texture(y)});
   prog.set_real("value", value);
   prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  prog.set("texels", static_cast<std::uint32_t>(std::size_t{l.width} * l.height));
+  prog.dispatch(std::size_t{l.width} * l.height);
 }
 
 void GlBackend::copy(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("copy");
-  buffer(x).bind(0);
-  buffer(y).bind(1);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  prog.bind({}, {&texture(x)}, {&texture(y)});
+  prog.run(static_cast<std::size_t>(y.size()));
 }
 
 real GlBackend::dot(const Field& x, const Field& y, index n) const {
@@ -305,9 +334,7 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   if (n == 0) return 0;
   const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("dot");
-  buffer(x).bind(0);
-  buffer(y).bind(1);
-  state_->partials.bind(2);
+  prog.bind({&state_->partials}, {&texture(x), &texture(y)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
   return state_->reduce_partials<1>(groups, "reduce_partials")[0];
@@ -318,23 +345,20 @@ real GlBackend::max_abs(const Field& x, index n) const {
   if (n == 0) return 0;
   const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("max_abs");
-  buffer(x).bind(0);
-  state_->partials.bind(1);
+  prog.bind({&state_->partials}, {&texture(x)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
   return state_->reduce_partials<1>(groups, "reduce_partials_max")[0];
 }
 
-// The element-wise kernels with one scalar: buffer 0 x, buffer 1 y (updated), uniforms a and n.
+// The element-wise kernels with one scalar: field x, output y (updated), uniform a.
 void GlBackend::scalar_update(const char* kernel, real a, const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program(kernel);
-  buffer(x).bind(0);
-  buffer(y).bind(1);
+  prog.bind({}, {&texture(x)}, {&texture(y)});
   prog.set_real("a", a);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  prog.run(static_cast<std::size_t>(y.size()));
 }
 
 void GlBackend::axpy(real a, const Field& x, Field& y) const {
@@ -354,21 +378,16 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
   check_same_size(b, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("multiply");
-  buffer(a).bind(0);
-  buffer(b).bind(1);
-  buffer(y).bind(2);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  prog.bind({}, {&texture(a), &texture(b)}, {&texture(y)});
+  prog.run(static_cast<std::size_t>(y.size()));
 }
 
 void GlBackend::reciprocal(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("reciprocal");
-  buffer(x).bind(0);
-  buffer(y).bind(1);
-  prog.set("n", u32(y.size()));
-  prog.dispatch(static_cast<std::size_t>(y.size()));
+  prog.bind({}, {&texture(x)}, {&texture(y)});
+  prog.run(static_cast<std::size_t>(y.size()));
 }
 
 std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Field& q,
@@ -383,13 +402,8 @@ std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Fi
   if (n == 0) return {0, 0};
   const std::size_t groups = state_->first_pass_groups(n, 2);
   gl::Program& prog = state_->program("pcg_update");
-  buffer(p).bind(0);
-  buffer(q).bind(1);
-  buffer(dinv).bind(2);
-  buffer(x).bind(3);
-  buffer(r).bind(4);
-  buffer(z).bind(5);
-  state_->partials.bind(6);
+  prog.bind({&state_->partials}, {&texture(p), &texture(q), &texture(dinv)},
+            {&texture(x), &texture(r), &texture(z)});
   prog.set_real("alpha", alpha);
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
@@ -411,43 +425,43 @@ const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
 
 void GlBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                          Field& g_face) const {
-  state_->ops().gradient(device_mesh(m), buffer(q_cell), buffer(q_boundary), buffer(g_face));
+  state_->ops().gradient(device_mesh(m), texture(q_cell), texture(q_boundary), texture(g_face));
 }
 
 void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
-  state_->ops().divergence(device_mesh(m), buffer(u_face), buffer(d_cell));
+  state_->ops().divergence(device_mesh(m), texture(u_face), texture(d_cell));
 }
 
 void GlBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
-  state_->ops().flux_sum_abs(device_mesh(m), buffer(u_face), buffer(s_cell));
+  state_->ops().flux_sum_abs(device_mesh(m), texture(u_face), texture(s_cell));
 }
 
 void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
-  state_->ops().curl(device_mesh(m), buffer(s), buffer(u_face));
+  state_->ops().curl(device_mesh(m), texture(s), texture(u_face));
 }
 
 void GlBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
-  state_->ops().rotation(device_mesh(m), buffer(u_face), buffer(r));
+  state_->ops().rotation(device_mesh(m), texture(u_face), texture(r));
 }
 
 void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
-  state_->ops().interpolate(device_mesh(m), buffer(u_face), buffer(u_cell));
+  state_->ops().interpolate(device_mesh(m), texture(u_face), texture(u_cell));
 }
 
 void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
-  state_->ops().integrate(device_mesh(m), buffer(v_cell), buffer(u_face));
+  state_->ops().integrate(device_mesh(m), texture(v_cell), texture(u_face));
 }
 
 void GlBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
                            const Field& u_boundary, real upwind, Field& n_cell) const {
-  state_->ops().convection(device_mesh(m), buffer(u_face), buffer(u_cell), buffer(u_boundary),
-                           upwind, buffer(n_cell));
+  state_->ops().convection(device_mesh(m), texture(u_face), texture(u_cell), texture(u_boundary),
+                           upwind, texture(n_cell));
 }
 
 void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                             const Field& fixed, const Field& x, Field& y) const {
-  state_->ops().node_system(device_mesh(m), buffer(d), b, buffer(w), buffer(fixed), buffer(x),
-                            buffer(y));
+  state_->ops().node_system(device_mesh(m), texture(d), b, texture(w), texture(fixed), texture(x),
+                            texture(y));
 }
 
 // The assembled node system on the device: a coefficient per SELL entry of node_edges and a
@@ -461,11 +475,15 @@ class GlNodeSystem final : public NodeSystem {
         m_(m),
         coef_(Operators::node_system_entries(be.device_mesh(m)) * real_bytes(be.precision_)),
         diag_(static_cast<std::size_t>(m.n_owned_nodes) * real_bytes(be.precision_)) {
-    be.state_->ops().node_system_assemble(be.device_mesh(m), buffer(d), b, buffer(w), buffer(fixed),
-                                          coef_, diag_);
+    be.state_->ops().node_system_assemble(be.device_mesh(m), texture(d), b, texture(w),
+                                          texture(fixed), coef_, diag_);
+    be_.state_->system_bytes += coef_.size() + diag_.size();
   }
+  ~GlNodeSystem() override { be_.state_->system_bytes -= coef_.size() + diag_.size(); }
+  GlNodeSystem(const GlNodeSystem&) = delete;
+  GlNodeSystem& operator=(const GlNodeSystem&) = delete;
   void apply(const Field& x, Field& y) const override {
-    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, buffer(x), buffer(y));
+    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, texture(x), texture(y));
   }
 
  private:
@@ -482,13 +500,13 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
 
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
                                      const Field& w, const Field& fixed, Field& diag) const {
-  state_->ops().node_system_diagonal(device_mesh(m), buffer(d), b, buffer(w), buffer(fixed),
-                                     buffer(diag));
+  state_->ops().node_system_diagonal(device_mesh(m), texture(d), b, texture(w), texture(fixed),
+                                     texture(diag));
 }
 
 void GlBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                                Field& y) const {
-  state_->ops().node_laplacian(device_mesh(m), buffer(w), buffer(x), buffer(y));
+  state_->ops().node_laplacian(device_mesh(m), texture(w), texture(x), texture(y));
 }
 
 }  // namespace scfd::backend::glc

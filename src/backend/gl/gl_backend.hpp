@@ -1,8 +1,8 @@
-// The gl-compute backend (docs/architecture.md §3): Fields are SSBOs on one EGL device, every
-// operation is a compute kernel of kernels/ (vector updates fused where PCG needs it, reductions by
-// workgroup partial sums combined in a fixed order, operators through Operators). Only the CG
-// scalars and halo buffers cross to the host. fp64 or fp32 per run: host values are `real` (double)
-// and are rounded on upload in fp32.
+// The gl-compute backend (docs/architecture.md §3): Fields are 2D textures on one EGL device
+// (gl/texture.hpp), every operation is a compute kernel of kernels/ (vector updates fused where
+// PCG needs it, reductions by workgroup partial sums combined in a fixed order, operators through
+// Operators). Only the CG scalars and halo values cross to the host. fp64 or fp32 per run: host
+// values are `real` (double) and are rounded on upload in fp32.
 #pragma once
 
 #include <memory>
@@ -19,19 +19,24 @@ namespace scfd::backend::glc {
 
 class GlField final : public Field {
  public:
-  GlField(index n, scfd::gl::Precision p);
+  // `held` (the backend's device_bytes count) grows by the texture's bytes while the field lives.
+  GlField(index n, scfd::gl::Precision p, int max_texture_size, std::shared_ptr<std::size_t> held);
+  ~GlField() override;
+  GlField(const GlField&) = delete;
+  GlField& operator=(const GlField&) = delete;
   index size() const override { return n_; }
-  Buffer& buffer() { return buffer_; }
-  const Buffer& buffer() const { return buffer_; }
+  Texture& texture() { return texture_; }
+  const Texture& texture() const { return texture_; }
 
  private:
   index n_;
-  Buffer buffer_;
+  Texture texture_;
+  std::shared_ptr<std::size_t> held_;
 };
 
-// The buffer behind a Field made by a GlBackend (SCFD_CHECK that it is one).
-Buffer& buffer(Field& f);
-const Buffer& buffer(const Field& f);
+// The texture behind a Field made by a GlBackend (SCFD_CHECK that it is one).
+Texture& texture(Field& f);
+const Texture& texture(const Field& f);
 
 class GlBackend final : public Backend {
  public:
@@ -48,6 +53,7 @@ class GlBackend final : public Backend {
   std::string precision() const override;
   DeviceInfo device_info() const override;
   void finish() const override;
+  std::size_t device_bytes() const override;
 
   std::unique_ptr<Field> make_field(index n) const override;
   void upload(std::span<const real> host, Field& f) const override;

@@ -1,7 +1,6 @@
-// The gl-compute operators (see operators.hpp): each call checks its buffers, binds them and the
-// DeviceMesh lists in the order of the kernel's binding table, sets the owned count and
-// dispatches one invocation per owned output entity.
-//
+// The gl-compute operators (see operators.hpp): each call checks its fields, binds them and the
+// DeviceMesh lists in the order of the kernel's `// scfd:` lines (gl/driver.hpp) and runs the
+// body over the owned output entities (one invocation per output texel).
 #include "backend/gl/operators.hpp"
 
 #include <cstdint>
@@ -27,20 +26,24 @@ void check_size(const Buffer& b, std::size_t n, Precision p, const char* what) {
   SCFD_CHECK(b.size() == n * real_size(p), "{}: buffer of {} bytes, {} values of {} bytes expected",
              what, b.size(), n, real_size(p));
 }
-
-// The output must not be one of the inputs (the kernels are gathers that read while writing).
-void check_distinct(const Buffer& out, std::initializer_list<const Buffer*> in, const char* what) {
-  for (const Buffer* b : in) SCFD_CHECK(b->id() != out.id(), "{}: output aliases an input", what);
+void check_size(const Texture& t, std::size_t n, Precision p, const char* what) {
+  SCFD_CHECK(t.size() == n && t.precision() == p, "{}: field of {} {} values, {} {} expected", what,
+             t.size(), scfd::gl::to_string(t.precision()), n, scfd::gl::to_string(p));
 }
 
-// Binds `buffers` to bindings 0, 1, ... in order (kernels that read SELL rows take the rows'
-// slice starts and lengths first, sell.glsl), sets the item count `n` and runs one invocation per
-// output entity.
-void launch(Program& prog, std::initializer_list<const Buffer*> buffers, index n) {
-  unsigned binding = 0;
-  for (const Buffer* b : buffers) b->bind(binding++);
-  prog.set("n", static_cast<std::uint32_t>(n));
-  prog.dispatch(static_cast<std::size_t>(n));
+// The output must not be one of the inputs (the kernels are gathers that read while writing).
+void check_distinct(const Texture& out, std::initializer_list<const Texture*> in,
+                    const char* what) {
+  for (const Texture* t : in) SCFD_CHECK(t->id() != out.id(), "{}: output aliases an input", what);
+}
+
+// Binds the storage buffers (kernels that read SELL rows take the rows' slice starts and lengths
+// first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
+// over n output entities into `out`.
+void launch(Program& prog, std::initializer_list<const Buffer*> buffers,
+            std::initializer_list<const Texture*> fields, Texture& out, index n) {
+  prog.bind(buffers, fields, {&out});
+  prog.run(static_cast<std::size_t>(n));
 }
 
 }  // namespace
@@ -86,8 +89,8 @@ Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
 
-void Operators::gradient(const DeviceMesh& dm, const Buffer& q_cell, const Buffer& q_boundary,
-                         Buffer& g_face) {
+void Operators::gradient(const DeviceMesh& dm, const Texture& q_cell, const Texture& q_boundary,
+                         Texture& g_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -97,10 +100,10 @@ void Operators::gradient(const DeviceMesh& dm, const Buffer& q_cell, const Buffe
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
   Program& prog = programs_->gradient;
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
-  launch(prog, {&b.face_cells, &q_cell, &q_boundary, &g_face}, m.n_owned_faces);
+  launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces);
 }
 
-void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d_cell) {
+void Operators::divergence(const DeviceMesh& dm, const Texture& u_face, Texture& d_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -108,20 +111,20 @@ void Operators::divergence(const DeviceMesh& dm, const Buffer& u_face, Buffer& d
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
   Program& prog = programs_->divergence[m.dim - 2];
-  launch(prog, {&b.cell_faces, &u_face, &d_cell}, m.n_owned_cells);
+  launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells);
 }
 
-void Operators::flux_sum_abs(const DeviceMesh& dm, const Buffer& u_face, Buffer& s_cell) {
+void Operators::flux_sum_abs(const DeviceMesh& dm, const Texture& u_face, Texture& s_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
   check_size(u_face, m.n_faces, P.precision, "flux_sum_abs: u_face");
   check_size(s_cell, m.n_cells, P.precision, "flux_sum_abs: s_cell");
   check_distinct(s_cell, {&u_face}, "flux_sum_abs");
-  launch(programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces, &u_face, &s_cell}, m.n_owned_cells);
+  launch(programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces}, {&u_face}, s_cell, m.n_owned_cells);
 }
 
-void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {
+void Operators::curl(const DeviceMesh& dm, const Texture& s, Texture& u_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -129,10 +132,10 @@ void Operators::curl(const DeviceMesh& dm, const Buffer& s, Buffer& u_face) {
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
   Program& prog = programs_->curl[m.dim - 2];
-  launch(prog, {&b.face_curl, &s, &u_face}, m.n_owned_faces);
+  launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces);
 }
 
-void Operators::rotation(const DeviceMesh& dm, const Buffer& u_face, Buffer& r) {
+void Operators::rotation(const DeviceMesh& dm, const Texture& u_face, Texture& r) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -140,11 +143,11 @@ void Operators::rotation(const DeviceMesh& dm, const Buffer& u_face, Buffer& r) 
   check_size(r, m.n_curl(), P.precision, "rotation: r");
   check_distinct(r, {&u_face}, "rotation");
   Program& prog = programs_->rotation;
-  launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item, &u_face, &r},
+  launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item}, {&u_face}, r,
          m.n_owned_curl());
 }
 
-void Operators::interpolate(const DeviceMesh& dm, const Buffer& u_face, Buffer& u_cell) {
+void Operators::interpolate(const DeviceMesh& dm, const Texture& u_face, Texture& u_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -152,10 +155,10 @@ void Operators::interpolate(const DeviceMesh& dm, const Buffer& u_face, Buffer& 
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
   Program& prog = programs_->interpolate[m.dim - 2];
-  launch(prog, {&b.cell_faces, &b.cell_interp, &u_face, &u_cell}, m.n_owned_cells);
+  launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells);
 }
 
-void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_face) {
+void Operators::integrate(const DeviceMesh& dm, const Texture& v_cell, Texture& u_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -163,11 +166,11 @@ void Operators::integrate(const DeviceMesh& dm, const Buffer& v_cell, Buffer& u_
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
   Program& prog = programs_->integrate[m.dim - 2];
-  launch(prog, {&b.face_cells, &b.face_integ, &v_cell, &u_face}, m.n_owned_faces);
+  launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces);
 }
 
-void Operators::convection(const DeviceMesh& dm, const Buffer& u_face, const Buffer& u_cell,
-                           const Buffer& u_boundary, double upwind, Buffer& n_cell) {
+void Operators::convection(const DeviceMesh& dm, const Texture& u_face, const Texture& u_cell,
+                           const Texture& u_boundary, double upwind, Texture& n_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -179,13 +182,12 @@ void Operators::convection(const DeviceMesh& dm, const Buffer& u_face, const Buf
   check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
   Program& prog = programs_->convection[m.dim - 2];
   prog.set_real("upwind", upwind);
-  launch(prog,
-         {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume, &u_face, &u_cell, &u_boundary,
-          &n_cell},
-         m.n_owned_cells);
+  launch(prog, {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume},
+         {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells);
 }
 
-void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buffer& x, Buffer& y) {
+void Operators::node_laplacian(const DeviceMesh& dm, const Texture& w, const Texture& x,
+                               Texture& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -194,14 +196,12 @@ void Operators::node_laplacian(const DeviceMesh& dm, const Buffer& w, const Buff
   check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
   check_distinct(y, {&w, &x}, "node_laplacian");
   Program& prog = programs_->node_laplacian;
-  launch(prog,
-         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &w,
-          &x, &y},
-         m.n_owned_nodes);
+  launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
+         {&w, &x}, y, m.n_owned_nodes);
 }
 
-void Operators::node_system(const DeviceMesh& dm, const Buffer& d, double b_scale, const Buffer& w,
-                            const Buffer& fixed, const Buffer& x, Buffer& y) {
+void Operators::node_system(const DeviceMesh& dm, const Texture& d, double b_scale,
+                            const Texture& w, const Texture& fixed, const Texture& x, Texture& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -213,14 +213,12 @@ void Operators::node_system(const DeviceMesh& dm, const Buffer& d, double b_scal
   check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
   Program& prog = programs_->node_system;
   prog.set_real("b", b_scale);
-  launch(prog,
-         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &d,
-          &w, &fixed, &x, &y},
-         m.n_owned_nodes);
+  launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
+         {&d, &w, &fixed, &x}, y, m.n_owned_nodes);
 }
 
-void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, double b_scale,
-                                     const Buffer& w, const Buffer& fixed, Buffer& diag) {
+void Operators::node_system_diagonal(const DeviceMesh& dm, const Texture& d, double b_scale,
+                                     const Texture& w, const Texture& fixed, Texture& diag) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -231,17 +229,16 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const Buffer& d, doub
   check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
   Program& prog = programs_->node_system_diagonal;
   prog.set_real("b", b_scale);
-  launch(prog,
-         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &d, &w, &fixed, &diag},
-         m.n_owned_nodes);
+  launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item}, {&d, &w, &fixed},
+         diag, m.n_owned_nodes);
 }
 
 std::size_t Operators::node_system_entries(const DeviceMesh& m) {
   return m.buffers().node_edges.item2.size() / sizeof(std::int32_t);
 }
 
-void Operators::node_system_assemble(const DeviceMesh& dm, const Buffer& d, double b_scale,
-                                     const Buffer& w, const Buffer& fixed, Buffer& coef,
+void Operators::node_system_assemble(const DeviceMesh& dm, const Texture& d, double b_scale,
+                                     const Texture& w, const Texture& fixed, Buffer& coef,
                                      Buffer& diag) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
@@ -251,18 +248,18 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const Buffer& d, doub
   check_size(fixed, m.n_nodes, P.precision, "node_system_assemble: fixed");
   check_size(coef, node_system_entries(dm), P.precision, "node_system_assemble: coef");
   check_size(diag, m.n_owned_nodes, P.precision, "node_system_assemble: diag");
-  check_distinct(coef, {&d, &w, &fixed}, "node_system_assemble");
-  check_distinct(diag, {&d, &w, &fixed, &coef}, "node_system_assemble");
+  SCFD_CHECK(coef.id() != diag.id(), "node_system_assemble: coef and diag are one buffer");
   Program& prog = programs_->node_system_assemble;
   prog.set_real("b", b_scale);
-  launch(prog,
-         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2, &d,
-          &w, &fixed, &coef, &diag},
-         m.n_owned_nodes);
+  prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
+  prog.bind({&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2,
+             &coef, &diag},
+            {&d, &w, &fixed}, {});
+  prog.dispatch(static_cast<std::size_t>(m.n_owned_nodes));
 }
 
 void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, const Buffer& diag,
-                                  const Buffer& x, Buffer& y) {
+                                  const Texture& x, Texture& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -270,11 +267,10 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_size(diag, m.n_owned_nodes, P.precision, "node_system_apply: diag");
   check_size(x, m.n_nodes, P.precision, "node_system_apply: x");
   check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
-  check_distinct(y, {&coef, &diag, &x}, "node_system_apply");
+  check_distinct(y, {&x}, "node_system_apply");
   Program& prog = programs_->node_system_apply;
-  launch(prog,
-         {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag, &x, &y},
-         m.n_owned_nodes);
+  launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
+         y, m.n_owned_nodes);
 }
 
 }  // namespace scfd::backend::glc
