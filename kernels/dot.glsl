@@ -28,7 +28,7 @@ void main() {
     if (t * VPT >= n) break;
     realv a = texel_x(t), b = texel_y(t);
     for (uint j = 0u; j < VPT; ++j)
-      if (t * VPT + j < n) s += acc(a[j]) * acc(b[j]);
+      if (t * VPT + j < n) s += acc(scfd_get(a, j)) * acc(scfd_get(b, j));
   }
   s = scfd_workgroup_reduce(s);
   // A 2D grid may hold a few workgroups past the last block: they write nothing.

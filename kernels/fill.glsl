@@ -12,6 +12,6 @@ void main() {
   if (t >= texels) return;
   realv v = realv(0);
   for (uint k = 0u; k < VPT; ++k)
-    if (t * VPT + k < n) v[k] = value;
+    if (t * VPT + k < n) v = scfd_set(v, k, value);
   store_y(t, v);
 }

@@ -26,7 +26,7 @@ void main() {
     if (t * VPT >= n) break;
     realv a = texel_x(t);
     for (uint j = 0u; j < VPT; ++j)
-      if (t * VPT + j < n) s = max(s, acc(abs(a[j])));
+      if (t * VPT + j < n) s = max(s, acc(abs(scfd_get(a, j))));
   }
   s = scfd_workgroup_reduce(s);
   uint texels = (n + VPT - 1u) / VPT;

@@ -9,7 +9,7 @@
 // one invocation per row, no atomics. coef and diag are storage buffers (read in stream order by
 // node_system_apply.glsl).
 // scfd: kernel
-// scfd: in d w fixed_
+// scfd: in d w fixed_mask
 // scfd: index uint sell_slice sell_len
 // scfd: index int edge other
 // scfd: buffer real coef
@@ -21,15 +21,15 @@ uniform uint n;
 void main() {
   uint i = scfd_gid();
   if (i >= n) return;
-  bool fixed_i = load_fixed_(i) != real(0);
+  bool fixed_maski = load_fixed_mask(i) != real(0);
   uint at = sell_first(i);
   uint len = sell_length(i);
   precise real sum = real(0);  // precise: the cpu loop's order, no fusing
   for (uint k = 0u; k < len; ++k, at += SELL_C) {
     real we = load_w(uint(edge[at]));
     sum += we;
-    coef[at] = fixed_i || load_fixed_(uint(other[at])) != real(0) ? real(0) : -b * we;
+    coef[at] = fixed_maski || load_fixed_mask(uint(other[at])) != real(0) ? real(0) : -b * we;
   }
   precise real di = load_d(i) + b * sum;
-  diag[i] = fixed_i ? real(1) : di;
+  diag[i] = fixed_maski ? real(1) : di;
 }

@@ -3,14 +3,14 @@
 //   diag_i = d_i + b sum over the edges e of i of w_e   (free i),   diag_i = 1   (fixed i),
 // gathered through the SELL rows of node_edges (sell.glsl) in the cpu's order.
 // scfd: body entry diag
-// scfd: in d w fixed_
+// scfd: in d w fixed_mask
 // scfd: index uint sell_slice sell_len
 // scfd: index int edge
 #include "sell.glsl"
 uniform real b;
 
 real entry(uint i) {
-  if (load_fixed_(i) != real(0)) return real(1);
+  if (load_fixed_mask(i) != real(0)) return real(1);
   uint at = sell_first(i);
   uint len = sell_length(i);
   precise real sum = real(0);  // precise: the cpu loop's order, no fusing

@@ -33,12 +33,12 @@ void main() {
     for (uint j = 0u; j < VPT; ++j) {
       if (t * VPT + j >= n) break;
       // precise: no fused multiply-add, so fp64 updates match the CPU loop bit for bit.
-      precise real xi = xv[j] + alpha * pv[j];
-      precise real ri = rv[j] - alpha * qv[j];
-      precise real zi = dv[j] * ri;
-      xv[j] = xi;
-      rv[j] = ri;
-      zv[j] = zi;
+      precise real xi = scfd_get(xv, j) + alpha * scfd_get(pv, j);
+      precise real ri = scfd_get(rv, j) - alpha * scfd_get(qv, j);
+      precise real zi = scfd_get(dv, j) * ri;
+      xv = scfd_set(xv, j, xi);
+      rv = scfd_set(rv, j, ri);
+      zv = scfd_set(zv, j, zi);
       s += red_t(acc(ri) * acc(zi), acc(ri) * acc(ri));
     }
     store_x(t, xv);

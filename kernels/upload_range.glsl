@@ -13,7 +13,7 @@ void main() {
   realv v = texel_x(t);
   for (uint j = 0u; j < VPT; ++j) {
     uint i = t * VPT + j;
-    if (i >= offset && i < offset + count) v[j] = values[i - offset];
+    if (i >= offset && i < offset + count) v = scfd_set(v, j, values[i - offset]);
   }
   store_x(t, v);
 }

@@ -149,7 +149,11 @@ void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s) 
                       eglGetError());
   if (!eglBindAPI(EGL_OPENGL_API))
     throw input_error("EGL device {} does not support desktop OpenGL", index);
-  s.context = create_core_context(s.display, 4, 3, debug);
+  // The newest core context the driver gives (NVIDIA returns exactly the version asked for).
+  for (const int minor : {6, 5, 3}) {
+    s.context = create_core_context(s.display, 4, minor, debug);
+    if (s.context != EGL_NO_CONTEXT) break;
+  }
   if (s.context == EGL_NO_CONTEXT) throw_no_gl43(s.display, index);
   if (!eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, s.context))
     throw input_error("EGL device {}: no surfaceless context (EGL_KHR_surfaceless_context)", index);

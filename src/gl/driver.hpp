@@ -13,9 +13,11 @@
 //
 // Bindings follow the order of the lines: storage buffers 0, 1, ... (index and buffer lines
 // together), fields to texture units 0, 1, ..., images (a body's output is its only image) to
-// image units 0, 1, .... Each field has a uniform `<name>_shift` (log2 of its texture's width) that
-// Program::bind sets. A body's driver declares `uniform uint n` (output elements: entries, or
-// vectors for entry3), writes only entries below n (components) and keeps the rest of a texel.
+// image units 0, 1, ..., write-only; an image's old values are read through a sampler of the same
+// texture on the texture units after the fields'. Each field has a uniform `<name>_shift` (log2 of
+// its texture's width) that Program::bind sets. A body's driver declares `uniform uint n` (output
+// elements: entries, or vectors for entry3), writes only entries below n (components) and keeps the
+// rest of a texel.
 //
 // Today's driver is compute: one invocation per output texel. A file without `// scfd:` lines is
 // an ordinary compute kernel (tests, probes).

@@ -22,7 +22,7 @@ void add_prelude_line(ExpandedSource& s, const std::string& line) {
 ExpandedSource assemble(std::string_view name, std::string_view text, Precision p,
                         const Defines& defines, const KernelSpec& spec) {
   ExpandedSource s;
-  add_prelude_line(s, "#version 430 core");
+  add_prelude_line(s, epoxy_gl_version() >= 45 ? "#version 450 core" : "#version 430 core");
   const bool d = p == Precision::fp64;
   add_prelude_line(s, fmt::format("#define real {}", d ? "double" : "float"));
   for (int n = 2; n <= 4; ++n)
@@ -205,6 +205,7 @@ void Program::bind(std::initializer_list<const Buffer*> buffers,
   k = 0;
   for (const Texture* t : images) {
     t->bind_image(k);
+    t->bind_sampler(static_cast<unsigned>(fields.size()) + k);  // its old values (driver.cpp)
     shift(spec_.images[k++], *t);
   }
 }

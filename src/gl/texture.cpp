@@ -1,4 +1,5 @@
-// Field textures (see texture.hpp). Bind-to-edit (GL 4.3), as buffer.cpp.
+// Field textures (see texture.hpp). Bind-to-edit (GL 4.3), as buffer.cpp. Transfers go through a
+// row-major host array in which each texel sits at its tile position.
 #include "gl/texture.hpp"
 
 #include <epoxy/gl.h>
@@ -19,13 +20,22 @@ void transfer_barrier() {
   glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
 }
 
-// Rows [0, rows) as a padded host array of `Value`s (zeros after the values).
+// The first l.rows_used() rows of the texture as a row-major host array of `Value`s: each value
+// at its texel's position, zeros elsewhere.
 template <typename Value>
-std::vector<Value> staged(std::span<const double> values, std::size_t padded) {
-  std::vector<Value> out(padded, Value(0));
-  std::transform(values.begin(), values.end(), out.begin(),
-                 [](double v) { return static_cast<Value>(v); });
+std::vector<Value> staged(std::span<const double> values, const TextureLayout& l) {
+  std::vector<Value> out(l.rows_used() * l.width * l.per_texel, Value(0));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out[l.position(i / l.per_texel) * l.per_texel + i % l.per_texel] =
+        static_cast<Value>(values[i]);
   return out;
+}
+
+// The values of a whole-texture read-back `all` (row major) in entry order.
+template <typename Value>
+void unstaged(const std::vector<Value>& all, const TextureLayout& l, std::span<double> out) {
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<double>(all[l.position(i / l.per_texel) * l.per_texel + i % l.per_texel]);
 }
 
 }  // namespace
@@ -87,17 +97,16 @@ void Texture::upload(std::span<const double> values) {
   SCFD_CHECK(values.size() == values_, "upload of {} values into a texture of {}", values.size(),
              values_);
   if (values_ == 0) return;
-  const std::size_t rows = (layout_.texels_used + layout_.width - 1) / layout_.width;
-  const std::size_t padded = rows * layout_.width * layout_.per_texel;
+  const std::size_t rows = layout_.rows_used();
   transfer_barrier();
   glBindTexture(GL_TEXTURE_2D, id_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   if (precision_ == Precision::fp64) {
-    const std::vector<double> s = staged<double>(values, padded);
+    const std::vector<double> s = staged<double>(values, layout_);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(layout_.width),
                     static_cast<GLsizei>(rows), GL_RGBA_INTEGER, GL_UNSIGNED_INT, s.data());
   } else {
-    const std::vector<float> s = staged<float>(values, padded);
+    const std::vector<float> s = staged<float>(values, layout_);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, static_cast<GLsizei>(layout_.width),
                     static_cast<GLsizei>(rows), GL_RGBA, GL_FLOAT, s.data());
   }
@@ -115,11 +124,11 @@ void Texture::download(std::span<double> out) const {
   if (precision_ == Precision::fp64) {
     std::vector<double> s(all);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT, s.data());
-    std::copy_n(s.begin(), values_, out.begin());
+    unstaged(s, layout_, out);
   } else {
     std::vector<float> s(all);
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, s.data());
-    std::copy_n(s.begin(), values_, out.begin());
+    unstaged(s, layout_, out);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
 }
@@ -130,7 +139,7 @@ void Texture::bind_sampler(unsigned unit) const {
 }
 
 void Texture::bind_image(unsigned unit) const {
-  glBindImageTexture(unit, id_, 0, GL_FALSE, 0, GL_READ_WRITE,
+  glBindImageTexture(unit, id_, 0, GL_FALSE, 0, GL_WRITE_ONLY,
                      precision_ == Precision::fp64 ? GL_RGBA32UI : GL_RGBA32F);
 }
 

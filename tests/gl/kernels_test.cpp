@@ -127,3 +127,22 @@ TEST(KernelSpec, MalformedLineNamesFileAndLine) {
 
 }  // namespace
 }  // namespace scfd::gl
+
+namespace scfd::gl {
+namespace {
+
+// The tile map is a bijection onto the texture: every texel of every tile lands on its own
+// position, tiles of 32 x 8 texels in row-major order.
+TEST(TextureLayout, TilesCoverTheTextureOnce) {
+  const TextureLayout l = TextureLayout::of(300'000, Precision::fp64, 16384);
+  std::vector<int> hits(std::size_t{l.width} * l.height, 0);
+  for (std::size_t t = 0; t < hits.size(); ++t) ++hits.at(l.position(t));
+  EXPECT_EQ(std::count(hits.begin(), hits.end(), 1), static_cast<long>(hits.size()));
+  EXPECT_EQ(l.position(0), 0u);
+  EXPECT_EQ(l.position(32), l.width);  // second row of the first tile
+  EXPECT_EQ(l.position(256), 32u);     // first texel of the second tile
+  EXPECT_LE(l.rows_used(), l.height);
+}
+
+}  // namespace
+}  // namespace scfd::gl
