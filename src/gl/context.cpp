@@ -150,8 +150,8 @@ void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s) 
   if (!eglBindAPI(EGL_OPENGL_API))
     throw input_error("EGL device {} does not support desktop OpenGL", index);
   // The newest core context the driver gives (NVIDIA returns exactly the version asked for).
-  for (const int minor : {6, 5, 3}) {
-    s.context = create_core_context(s.display, 4, minor, debug);
+  for (const int gl_minor : {6, 5, 3}) {
+    s.context = create_core_context(s.display, 4, gl_minor, debug);
     if (s.context != EGL_NO_CONTEXT) break;
   }
   if (s.context == EGL_NO_CONTEXT) throw_no_gl43(s.display, index);
