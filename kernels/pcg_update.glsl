@@ -29,7 +29,9 @@ void main() {
     uint t = base + k * LOCAL_SIZE;
     if (t * VPT >= n) break;
     realv pv = texel_p(t), qv = texel_q(t), dv = texel_dinv(t);
-    realv xv = texel_x(t), rv = texel_r(t), zv = texel_z(t);
+    realv xv = texel_x(t), rv = texel_r(t);
+    realv zv = t * VPT + VPT > n ? texel_z(t) : realv(0);  // z only written, but a last texel keeps
+                                                           // its entries past n
     for (uint j = 0u; j < VPT; ++j) {
       if (t * VPT + j >= n) break;
       // precise: no fused multiply-add, so fp64 updates match the CPU loop bit for bit.

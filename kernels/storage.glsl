@@ -1,7 +1,7 @@
 // scfd: include-only
-// storage.glsl: fields as 2D textures (gl/texture.hpp, docs/gpu.md "Field storage"), 16 bytes
-// per texel. The drivers (gl/driver.cpp) declare one sampler or image per field with the
-// accessors below; bodies never see textures, only the accessors.
+// storage.glsl: fields as 16-byte texels in storage buffers or 2D textures (gl/field_storage.hpp,
+// docs/gpu.md §8). The drivers (gl/driver.cpp) declare each field's buffer, sampler or image with
+// the accessors below; bodies never see the storage, only the accessors.
 //
 // | name                | kind     | meaning                                                 |
 // |---------------------|----------|---------------------------------------------------------|
@@ -60,7 +60,7 @@ realv scfd_set(realv v, uint k, real x) {
 
 // Texel t lies in tile t >> 8 of 32 x 8 texels (tiles row major, width / 32 per row), at
 // column t & 31 and row (t >> 5) & 7 inside it: one work group of 256 invocations covers one tile
-// (gl/texture.hpp; measured faster than 256 texels of one row, docs/gpu.md).
+// (gl/field_storage.hpp; measured faster than 256 texels of one row, docs/gpu.md).
 ivec2 scfd_texel(uint t, uint shift) {
   uint tile = t >> 8u;
   uint tx = tile & ((1u << (shift - 5u)) - 1u);

@@ -1,6 +1,6 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
-//                  [--precision fp64|fp32] [--device K] [--repeat R] [--warmup S]
-//                  [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
+//                  [--precision fp64|fp32] [--storage buffer|texture] [--device K] [--repeat R]
+//                  [--warmup S] [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
 //                  [--export-matrix DIR] [--only kernels|pcg]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
@@ -40,6 +40,7 @@ struct BenchOptions {
   int dim = 3;
   std::string backend = "auto";
   std::string precision = "fp64";
+  std::string storage = backend::BackendOptions{}.storage;
   int device = -1;
   bench::TimingOptions timing;
   int pcg_iterations = 100;
@@ -184,7 +185,8 @@ int run_bench(const BenchOptions& opt) {
     throw input_error("--export-matrix writes the serial matrix: run it without mpirun ({} ranks)",
                       nranks);
   const ChosenBackend chosen = make_chosen_backend(
-      {opt.backend, {.precision = opt.precision, .device = opt.device, .debug = false}});
+      {opt.backend,
+       {.precision = opt.precision, .device = opt.device, .debug = false, .storage = opt.storage}});
   const backend::Backend* be = chosen.backend.get();
   MeshInfo info;
   const topology::Mesh m = load_mesh(bench_mesh(opt), info);
@@ -212,10 +214,17 @@ int run_bench(const BenchOptions& opt) {
                                                      : kernels_report(*be, m, opt.timing, copy_gbps,
                                                                       opt.peak_gbps, nranks, held);
   // Device memory with every field of the kernel part allocated, and the device mesh.
+  // The largest mesh of this kind that would fit into the device at the same bytes per cell.
   const auto device_bytes = static_cast<double>(held);
+  const double per_cell = device_bytes / static_cast<double>(m.n_owned_cells);
+  const auto memory = static_cast<double>(be->device_info().memory_bytes);
+  const double largest_cells = device_bytes > 0 && memory > 0 ? std::floor(memory / per_cell) : 0;
   if (device_bytes > 0)
-    log::info("device memory: {} held by rank 0, {:.0f} bytes per cell (the bench's fields)",
-              human_bytes(device_bytes), device_bytes / static_cast<double>(m.n_owned_cells));
+    log::info("device memory: {} held by rank 0, {:.0f} bytes per cell (the bench's fields){}",
+              human_bytes(device_bytes), per_cell,
+              largest_cells > 0 ? fmt::format("; {} on the device: room for {:.3g} cells",
+                                              human_bytes(memory), largest_cells)
+                                : "");
   const std::string pcg_json =
       opt.only == "kernels" ? "null" : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
   if (!opt.json.empty() && log::rank() == 0) {
@@ -223,14 +232,17 @@ int run_bench(const BenchOptions& opt) {
         "{{\n  \"command\": {},\n  \"date\": {},\n  \"machine\": {},\n"
         "  \"mesh\": {{\"source\": {}, \"generated\": {}, \"dim\": {}, \"cells\": {}, "
         "\"faces\": {}, \"edges\": {}, \"nodes\": {}}},\n"
-        "  \"backend\": {},\n  \"precision\": {},\n  \"repeat\": {},\n  \"warmup_s\": {},\n"
-        "  \"peak_gbps\": {},\n"
-        "  \"device_bytes\": {},\n  \"copy\": {},\n"
+        "  \"backend\": {},\n  \"precision\": {},\n  \"storage\": {},\n  \"repeat\": {},\n  "
+        "\"warmup_s\": {},\n"
+        "  \"peak_gbps\": {},\n  \"device_bytes\": {},\n  \"device_memory_bytes\": {},\n"
+        "  \"largest_cells\": {},\n  \"copy\": {},\n"
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
-        json::string(be->name()), json::string(be->precision()), opt.timing.repeat,
+        json::string(be->name()), json::string(be->precision()),
+        be->name() == "cpu" ? "null" : json::string(opt.storage), opt.timing.repeat,
         json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
+        json::number(memory), json::number(largest_cells),
         timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
@@ -264,6 +276,10 @@ Command add_bench_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--precision", opt->precision, "Field precision (fp32: GPU backends only)")
       ->check(CLI::IsMember({"fp64", "fp32"}))
+      ->capture_default_str();
+  sub->add_option("--storage", opt->storage,
+                  "Where GPU fields live: storage buffers or 2D textures (docs/gpu.md §8)")
+      ->check(CLI::IsMember({"buffer", "texture"}))
       ->capture_default_str();
   sub->add_option("--device", opt->device,
                   "EGL device index (default: node-local rank mod device count; SCFD_GL_DEVICE "

@@ -22,14 +22,16 @@ struct CheckKernelsOptions {
   bool debug = false;
 };
 
-// Compiles one kernel at one precision and prints its line; returns false on a compile error.
-bool check_one(const std::string& kernel, gl::Precision p) {
+// Compiles one kernel for one precision and field storage and prints its line; returns false on
+// a compile error.
+bool check_one(const std::string& kernel, gl::Precision p, gl::Storage s) {
   try {
-    gl::Program prog = gl::compile_compute(kernel, p);
-    log::info("  {:<24} {}  ok (local size {})", kernel, gl::to_string(p), prog.local_size());
+    gl::Program prog = gl::compile_compute(kernel, p, {}, s);
+    log::info("  {:<24} {}  {:<7}  ok (local size {})", kernel, gl::to_string(p), gl::to_string(s),
+              prog.local_size());
     return true;
   } catch (const gl::CompileError& e) {
-    log::info("  {:<24} {}  FAILED", kernel, gl::to_string(p));
+    log::info("  {:<24} {}  {:<7}  FAILED", kernel, gl::to_string(p), gl::to_string(s));
     std::fprintf(stderr, "%s\n", e.what());
     return false;
   }
@@ -40,16 +42,18 @@ int run_check_kernels(const CheckKernelsOptions& opt) {
   const gl::DeviceInfo& d = ctx.info();
   log::info("{}", gl::describe(d));
   int failed = 0, total = 0;
-  for (const std::string& kernel : gl::compilable_kernels()) {
-    ++total;
-    if (!check_one(kernel, gl::Precision::fp32)) ++failed;
-    if (!d.fp64) {
-      log::info("  {:<24} fp64  skipped (device has no double precision)", kernel);
-      continue;
+  for (const std::string& kernel : gl::compilable_kernels())
+    for (const gl::Storage s : {gl::Storage::buffer, gl::Storage::texture}) {
+      ++total;
+      if (!check_one(kernel, gl::Precision::fp32, s)) ++failed;
+      if (!d.fp64) {
+        log::info("  {:<24} fp64  {:<7}  skipped (device has no double precision)", kernel,
+                  gl::to_string(s));
+        continue;
+      }
+      ++total;
+      if (!check_one(kernel, gl::Precision::fp64, s)) ++failed;
     }
-    ++total;
-    if (!check_one(kernel, gl::Precision::fp64)) ++failed;
-  }
   log::info("{} of {} kernel builds compiled", total - failed, total);
   return failed == 0 ? 0 : 1;
 }
@@ -59,7 +63,8 @@ int run_check_kernels(const CheckKernelsOptions& opt) {
 Command add_check_kernels_command(CLI::App& app) {
   auto opt = std::make_shared<CheckKernelsOptions>();
   CLI::App* sub = app.add_subcommand(
-      "check-kernels", "Compile every GLSL kernel for fp32 and fp64 on one EGL device");
+      "check-kernels",
+      "Compile every GLSL kernel for fp32 and fp64, buffer and texture fields, on one EGL device");
   sub->add_option("--device", opt->device,
                   "EGL device index (default: node-local MPI rank mod device count; the "
                   "environment variable SCFD_GL_DEVICE overrides it)");

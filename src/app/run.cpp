@@ -56,6 +56,8 @@ BackendRequest read_backend_request(const config::Case& c) {
     c.fail("solver.device", "must be an EGL device index >= 0, or -1 for automatic");
   r.options.device = static_cast<int>(device);
   r.options.debug = c.get<bool>("solver.gl_debug", false);
+  static constexpr std::array<std::string_view, 2> storages = {"buffer", "texture"};
+  r.options.storage = c.choice("solver.storage", storages, "buffer");
   return r;
 }
 

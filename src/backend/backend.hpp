@@ -8,6 +8,7 @@
 // backend (docs/architecture.md §8.3).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -23,6 +24,7 @@ struct DeviceInfo {
   int index = -1;                         // EGL device index; -1: the host CPU
   std::string vendor, renderer, version;  // GL_VENDOR, GL_RENDERER, GL_VERSION (empty on the host)
   std::string description;                // one line for logs: "host", "device 0: NVIDIA ..."
+  std::size_t memory_bytes = 0;           // the device's memory where the driver says; else 0
 };
 
 // A field of `real` values, one per entity, owned by the backend that made it.
@@ -145,6 +147,7 @@ struct BackendOptions {
   std::string precision = "fp64";  // "fp64" | "fp32" (GPU backends only)
   int device = -1;                 // EGL device index; -1: node-local rank mod device count
   bool debug = false;              // GL debug output and a check after every dispatch
+  std::string storage = "buffer";  // GPU fields: "buffer" | "texture" (docs/gpu.md §8)
 };
 
 // Makes the backend a case asks for ("cpu" or "gl-compute"). InputError for a name this build does

@@ -57,9 +57,14 @@ std::unique_ptr<Backend> gl_compute_make(const BackendOptions& o) {
     p = gl::Precision::fp32;
   else if (o.precision != "fp64")
     throw input_error("precision '{}' is not known (expected \"fp64\" or \"fp32\")", o.precision);
+  gl::Storage storage = gl::Storage::buffer;
+  if (o.storage == "texture")
+    storage = gl::Storage::texture;
+  else if (o.storage != "buffer")
+    throw input_error("storage '{}' is not known (expected \"buffer\" or \"texture\")", o.storage);
   // No EGL device, a device without GL 4.3, or fp64 asked of a device without it: the
   // InputErrors of gl::Context and gl::require_fp64.
-  return std::make_unique<glc::GlBackend>(p, o.device, o.debug);
+  return std::make_unique<glc::GlBackend>(p, storage, o.device, o.debug);
 }
 
 constexpr std::array<BackendEntry, 2> kTable = {{

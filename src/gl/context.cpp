@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
@@ -112,6 +113,11 @@ DeviceInfo query_info(int index) {
   GLint tex = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
   d.max_texture_size = tex > 0 ? tex : 16384;
+  if (epoxy_has_gl_extension("GL_NVX_gpu_memory_info")) {
+    GLint kib = 0;
+    glGetIntegerv(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, &kib);
+    d.memory_bytes = static_cast<std::size_t>(std::max(kib, 0)) * 1024;
+  }
   return d;
 }
 

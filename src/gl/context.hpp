@@ -11,6 +11,7 @@
 // a GL error after a dispatch in debug mode is a broken invariant -> SCFD_CHECK.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,7 @@ struct DeviceInfo {
   bool software = false;          // llvmpipe, softpipe, SwiftShader
   int max_work_groups_x = 65535;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0]
   int max_texture_size = 16384;   // GL_MAX_TEXTURE_SIZE: the largest width and height of a field
+  std::size_t memory_bytes = 0;   // dedicated memory (GL_NVX_gpu_memory_info); 0: not reported
 };
 
 // One line for logs: "device 0: Mesa/X.org llvmpipe (...), OpenGL 4.5 (Core Profile) ..., fp64

@@ -78,7 +78,7 @@ KernelSpec parse_spec(std::string_view name, std::string_view text) {
   return spec;
 }
 
-void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p,
+void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p, Storage storage,
                       std::vector<std::string>& included) {
   const bool d = p == Precision::fp64;
   add_line(s, fmt::format("#define SCFD_FP64 {}", d ? 1 : 0));
@@ -90,12 +90,47 @@ void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p,
   for (const KernelSpec::Storage& b : spec.buffers)
     add_line(s, fmt::format("layout(std430, binding = {}) {}restrict buffer B_{} {{ {} {}[]; }};",
                             binding++, b.readonly ? "readonly " : "", b.name, b.type, b.name));
-  const auto accessors = [&](const std::string& f, const std::string& fetch) {
-    add_line(s, fmt::format("uniform uint {}_shift;", f));
-    add_line(s, fmt::format("realv texel_{0}(uint t) {{ return scfd_unpack({1}); }}", f, fetch));
+  const auto load = [&](const std::string& f) {
     add_line(
         s, fmt::format("real load_{0}(uint i) {{ return scfd_get(texel_{0}(i / VPT), i % VPT); }}",
                        f));
+  };
+  if (storage == Storage::buffer) {
+    // Fields are arrays of texels (dvec2 / vec4) and, on the next binding, the same buffer as
+    // an array of reals for gathers (an 8-byte load where a texel load would move 16; measured
+    // faster on an H200). Images are arrays of texels read (old values) and written through one
+    // block. All on the bindings after the kernel's own buffers.
+    for (const std::string& f : spec.fields) {
+      add_line(s, fmt::format("layout(std430, binding = {0}) readonly restrict buffer F_{1} "
+                              "{{ realv scfd_f_{1}[]; }};",
+                              binding, f));
+      add_line(s, fmt::format("layout(std430, binding = {0}) readonly restrict buffer S_{1} "
+                              "{{ real scfd_s_{1}[]; }};",
+                              binding + 1, f));
+      binding += 2;
+      add_line(s, fmt::format("realv texel_{0}(uint t) {{ return scfd_f_{0}[t]; }}", f));
+      add_line(s, fmt::format("real load_{0}(uint i) {{ return scfd_s_{0}[i]; }}", f));
+    }
+    for (const std::string& f : spec.images) {
+      add_line(s,
+               fmt::format("layout(std430, binding = {0}) buffer O_{1} {{ realv scfd_o_{1}[]; }};",
+                           binding, f));
+      add_line(s,
+               fmt::format("layout(std430, binding = {0}) buffer P_{1} {{ real scfd_p_{1}[]; }};",
+                           binding + 1, f));
+      binding += 2;
+      add_line(s, fmt::format("void put_{0}(uint i, real v) {{ scfd_p_{0}[i] = v; }}", f));
+      add_line(s, fmt::format("realv texel_{0}(uint t) {{ return scfd_o_{0}[t]; }}", f));
+      load(f);
+      add_line(s, fmt::format("void store_{0}(uint t, realv v) {{ scfd_o_{0}[t] = v; }}", f));
+    }
+    if (spec.is_body()) add_line(s, "uniform uint n;");
+    return;
+  }
+  const auto accessors = [&](const std::string& f, const std::string& fetch) {
+    add_line(s, fmt::format("uniform uint {}_shift;", f));
+    add_line(s, fmt::format("realv texel_{0}(uint t) {{ return scfd_unpack({1}); }}", f, fetch));
+    load(f);
   };
   unsigned unit = 0;
   for (const std::string& f : spec.fields) {
@@ -119,43 +154,71 @@ void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p,
   if (spec.is_body()) add_line(s, "uniform uint n;");
 }
 
-void add_main(ExpandedSource& s, const KernelSpec& spec) {
+void add_main(ExpandedSource& s, const KernelSpec& spec, Storage storage) {
   if (!spec.is_body()) return;
   const std::string& out = spec.images[0];
-  add_line(s, "void main() {");
-  add_line(s, "  uint t = scfd_gid();");
-  add_line(s, fmt::format("  uint total = n * {}u;", spec.components()));
-  add_line(s, "  uint first = t * VPT;");
-  add_line(s, "  if (first >= total) return;");
-  switch (spec.kind) {
-    case KernelSpec::Kind::entry:
-      add_line(s, fmt::format("  realv v = first + VPT > total ? texel_{}(t) : realv(0);", out));
-      add_line(s, "  for (uint k = 0u; k < VPT; ++k)");
-      add_line(s, "    if (first + k < total) v = scfd_set(v, k, entry(first + k));");
-      break;
-    case KernelSpec::Kind::entry3:
-      add_line(s, fmt::format("  realv v = first + VPT > total ? texel_{}(t) : realv(0);", out));
-      add_line(s, "  uint last = 0xffffffffu;");
-      add_line(s, "  real3 e = real3(0);");
-      add_line(s, "  for (uint k = 0u; k < VPT; ++k) {");
-      add_line(s, "    uint i = first + k;");
-      add_line(s, "    if (i >= total) break;");
-      add_line(s, "    uint c = i / 3u;");
-      add_line(s, "    if (c != last) { e = entry3(c); last = c; }");
-      add_line(s, "    uint j = i - 3u * c;");
-      add_line(s, "    v = scfd_set(v, k, j == 0u ? e.x : j == 1u ? e.y : e.z);");
-      add_line(s, "  }");
-      break;
-    default:
-      add_line(s, "  realv v = texel(t);");
-      add_line(s, "  if (first + VPT > total) {");
-      add_line(s, fmt::format("    realv old = texel_{}(t);", out));
-      add_line(s, "    for (uint k = 0u; k < VPT; ++k)");
-      add_line(s, "      if (first + k >= total) v = scfd_set(v, k, scfd_get(old, k));");
-      add_line(s, "  }");
-      break;
+  if (spec.kind == KernelSpec::Kind::texel) {
+    // One invocation per output texel.
+    add_line(s, "void main() {");
+    add_line(s, "  uint t = scfd_gid();");
+    add_line(s, "  uint total = n;");
+    add_line(s, "  uint first = t * VPT;");
+    add_line(s, "  if (first >= total) return;");
+    add_line(s, "  realv v = texel(t);");
+    add_line(s, "  if (first + VPT > total) {");
+    add_line(s, fmt::format("    realv old = texel_{}(t);", out));
+    add_line(s, "    for (uint k = 0u; k < VPT; ++k)");
+    add_line(s, "      if (first + k >= total) v = scfd_set(v, k, scfd_get(old, k));");
+    add_line(s, "  }");
+    add_line(s, fmt::format("  store_{}(t, v);", out));
+    add_line(s, "}");
+    return;
   }
-  add_line(s, fmt::format("  store_{}(t, v);", out));
+  // One invocation per output element (entry, or vector of entry3): gathers keep one thread per
+  // result, as many threads in flight as a scalar kernel (two or four results per thread ran
+  // 2-3x slower on an H200, docs/gpu.md §8). A buffer takes each result as a real; a texture is
+  // written a whole texel at a time, so there the work group's results meet in shared memory.
+  const int c = spec.components();
+  if (storage == Storage::buffer) {
+    add_line(s, "void main() {");
+    add_line(s, "  uint e = scfd_gid();");
+    add_line(s, "  if (e >= n) return;");
+    if (spec.kind == KernelSpec::Kind::entry) {
+      add_line(s, fmt::format("  put_{}(e, entry(e));", out));
+    } else {
+      add_line(s, "  real3 v3 = entry3(e);");
+      add_line(s, fmt::format("  put_{}(3u * e, v3.x);", out));
+      add_line(s, fmt::format("  put_{}(3u * e + 1u, v3.y);", out));
+      add_line(s, fmt::format("  put_{}(3u * e + 2u, v3.z);", out));
+    }
+    add_line(s, "}");
+    return;
+  }
+  add_line(s, fmt::format("#define SCFD_C {}u", c));
+  add_line(s, "shared real scfd_results[SCFD_C * LOCAL_SIZE];");
+  add_line(s, "void main() {");
+  add_line(s, "  uint l = gl_LocalInvocationID.x;");
+  add_line(s, "  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;");
+  add_line(s, "  uint e = group * LOCAL_SIZE + l;");
+  if (spec.kind == KernelSpec::Kind::entry) {
+    add_line(s, "  scfd_results[l] = e < n ? entry(e) : real(0);");
+  } else {
+    add_line(s, "  real3 v3 = e < n ? entry3(e) : real3(0);");
+    add_line(s, "  scfd_results[3u * l] = v3.x;");
+    add_line(s, "  scfd_results[3u * l + 1u] = v3.y;");
+    add_line(s, "  scfd_results[3u * l + 2u] = v3.z;");
+  }
+  add_line(s, "  barrier();");
+  add_line(s, "  uint total = n * SCFD_C;");
+  add_line(s, "  for (uint k = l; k < SCFD_C * LOCAL_SIZE / VPT; k += LOCAL_SIZE) {");
+  add_line(s, "    uint t = group * (SCFD_C * LOCAL_SIZE / VPT) + k;");
+  add_line(s, "    uint first = t * VPT;");
+  add_line(s, "    if (first >= total) break;");
+  add_line(s, fmt::format("    realv v = first + VPT > total ? texel_{}(t) : realv(0);", out));
+  add_line(s, "    for (uint j = 0u; j < VPT; ++j)");
+  add_line(s, "      if (first + j < total) v = scfd_set(v, j, scfd_results[k * VPT + j]);");
+  add_line(s, fmt::format("    store_{}(t, v);", out));
+  add_line(s, "  }");
   add_line(s, "}");
 }
 

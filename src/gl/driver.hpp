@@ -12,15 +12,20 @@
 //   // scfd: buffer <type> a     a read-write storage buffer `<type> a[]` (kernel outputs)
 //
 // Bindings follow the order of the lines: storage buffers 0, 1, ... (index and buffer lines
-// together), fields to texture units 0, 1, ..., images (a body's output is its only image) to
-// image units 0, 1, ..., write-only; an image's old values are read through a sampler of the same
-// texture on the texture units after the fields'. Each field has a uniform `<name>_shift` (log2 of
-// its texture's width) that Program::bind sets. A body's driver declares `uniform uint n` (output
-// elements: entries, or vectors for entry3), writes only entries below n (components) and keeps the
-// rest of a texel.
+// together). With Storage::texture, fields go to texture units 0, 1, ..., images (a body's output
+// is its only image) to image units 0, 1, ..., write-only; an image's old values are read through
+// a sampler of the same texture on the texture units after the fields'; each field has a uniform
+// `<name>_shift` (log2 of its texture's width) that Program::bind sets. With Storage::buffer,
+// fields and then images take the storage buffer bindings after the kernel's own, two each: the
+// texels as `realv[]`, then the same buffer as `real[]` (load_<name> of a field; the driver's
+// scalar stores into an image). A
+// body's driver declares `uniform uint n` (output elements: entries, or vectors for entry3), writes
+// only entries below n (components) and keeps the rest of a texel.
 //
-// Today's driver is compute: one invocation per output texel. A file without `// scfd:` lines is
-// an ordinary compute kernel (tests, probes).
+// Today's driver is compute: a texel body runs one invocation per output texel; entry and entry3
+// bodies run one invocation per output element, stored as reals into a buffer, or gathered per
+// work group in shared memory and stored as whole texels into a texture. A file without `// scfd:`
+// lines is an ordinary compute kernel (tests, probes).
 #pragma once
 
 #include <string>
@@ -33,6 +38,7 @@
 namespace scfd::gl {
 
 enum class Precision;
+enum class Storage;
 
 struct KernelSpec {
   enum class Kind { plain, kernel, entry, entry3, texel };
@@ -55,8 +61,8 @@ KernelSpec parse_spec(std::string_view name, std::string_view text);
 
 // Appends the compute driver's declarations for `spec` (before the file's text) and its main()
 // (after it). Lines are attributed to "<driver>".
-void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p,
+void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p, Storage storage,
                       std::vector<std::string>& included);
-void add_main(ExpandedSource& s, const KernelSpec& spec);
+void add_main(ExpandedSource& s, const KernelSpec& spec, Storage storage);
 
 }  // namespace scfd::gl

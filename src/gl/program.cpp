@@ -9,7 +9,7 @@
 #include "core/error.hpp"
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
-#include "gl/texture.hpp"
+#include "gl/field_storage.hpp"
 
 namespace scfd::gl {
 namespace {
@@ -19,7 +19,7 @@ void add_prelude_line(ExpandedSource& s, const std::string& line) {
   s.lines.push_back({"<prelude>", static_cast<int>(s.lines.size()) + 1});
 }
 
-ExpandedSource assemble(std::string_view name, std::string_view text, Precision p,
+ExpandedSource assemble(std::string_view name, std::string_view text, Precision p, Storage storage,
                         const Defines& defines, const KernelSpec& spec) {
   ExpandedSource s;
   add_prelude_line(s, epoxy_gl_version() >= 45 ? "#version 450 core" : "#version 430 core");
@@ -32,9 +32,9 @@ ExpandedSource assemble(std::string_view name, std::string_view text, Precision 
   if (!has_local) add_prelude_line(s, "#define LOCAL_SIZE 256");
   for (const auto& [key, value] : defines) add_prelude_line(s, "#define " + key + " " + value);
   std::vector<std::string> included;
-  if (spec.kind != KernelSpec::Kind::plain) add_declarations(s, spec, p, included);
+  if (spec.kind != KernelSpec::Kind::plain) add_declarations(s, spec, p, storage, included);
   expand_into(s, name, text, included);
-  add_main(s, spec);
+  add_main(s, spec, storage);
   return s;
 }
 
@@ -54,7 +54,8 @@ std::string program_log(GLuint program) {
   return log.c_str();
 }
 
-GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precision p) {
+GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precision p,
+                        Storage storage) {
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   const char* src = s.text.c_str();
   const auto len = static_cast<GLint>(s.text.size());
@@ -65,8 +66,8 @@ GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precisio
   if (!ok) {
     const std::string log = shader_log(shader);
     glDeleteShader(shader);
-    throw CompileError(fmt::format("kernels/{} ({}) does not compile:\n{}", name, to_string(p),
-                                   rewrite_log(log, s.lines, name)));
+    throw CompileError(fmt::format("kernels/{} ({}, {}) does not compile:\n{}", name, to_string(p),
+                                   to_string(storage), rewrite_log(log, s.lines, name)));
   }
   const GLuint program = glCreateProgram();
   glAttachShader(program, shader);
@@ -76,8 +77,8 @@ GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precisio
   if (!ok) {
     const std::string log = program_log(program);
     glDeleteProgram(program);
-    throw CompileError(fmt::format("kernels/{} ({}) does not link:\n{}", name, to_string(p),
-                                   rewrite_log(log, s.lines, name)));
+    throw CompileError(fmt::format("kernels/{} ({}, {}) does not link:\n{}", name, to_string(p),
+                                   to_string(storage), rewrite_log(log, s.lines, name)));
   }
   return program;
 }
@@ -89,22 +90,23 @@ std::string_view to_string(Precision p) {
 }
 
 Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
-                               const Defines& defines) {
+                               const Defines& defines, Storage storage) {
   std::string n(name);
   if (!n.ends_with(".glsl")) n += ".glsl";
   KernelSpec spec = parse_spec(n, text);
-  const ExpandedSource s = assemble(n, text, p, defines, spec);
-  return Program(compile_and_link(s, n, p), p, n, std::move(spec));
+  const ExpandedSource s = assemble(n, text, p, storage, defines, spec);
+  return Program(compile_and_link(s, n, p, storage), p, n, std::move(spec), storage);
 }
 
-Program compile_compute(std::string_view kernel, Precision p, const Defines& defines) {
+Program compile_compute(std::string_view kernel, Precision p, const Defines& defines,
+                        Storage storage) {
   std::string n(kernel);
   if (!n.ends_with(".glsl")) n += ".glsl";
-  return compile_compute_source(n, embedded_text(n), p, defines);
+  return compile_compute_source(n, embedded_text(n), p, defines, storage);
 }
 
-Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec)
-    : id_(id), precision_(p), name_(std::move(name)), spec_(std::move(spec)) {
+Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec, Storage storage)
+    : id_(id), precision_(p), storage_(storage), name_(std::move(name)), spec_(std::move(spec)) {
   GLint size[3] = {0, 0, 0};
   glGetProgramiv(id_, GL_COMPUTE_WORK_GROUP_SIZE, size);
   SCFD_CHECK(size[0] > 0 && size[1] == 1 && size[2] == 1,
@@ -119,6 +121,7 @@ Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec)
 Program::Program(Program&& o) noexcept
     : id_(std::exchange(o.id_, 0)),
       precision_(o.precision_),
+      storage_(o.storage_),
       name_(std::move(o.name_)),
       spec_(std::move(o.spec_)),
       local_size_(o.local_size_),
@@ -130,6 +133,7 @@ Program& Program::operator=(Program&& o) noexcept {
     if (id_) glDeleteProgram(id_);
     id_ = std::exchange(o.id_, 0);
     precision_ = o.precision_;
+    storage_ = o.storage_;
     name_ = std::move(o.name_);
     spec_ = std::move(o.spec_);
     local_size_ = o.local_size_;
@@ -183,8 +187,8 @@ Program::Grid Program::grid_for(std::size_t n_items, unsigned local_size, unsign
 }
 
 void Program::bind(std::initializer_list<const Buffer*> buffers,
-                   std::initializer_list<const Texture*> fields,
-                   std::initializer_list<const Texture*> images) {
+                   std::initializer_list<const FieldStorage*> fields,
+                   std::initializer_list<const FieldStorage*> images) {
   SCFD_CHECK(buffers.size() == spec_.buffers.size() && fields.size() == spec_.fields.size() &&
                  images.size() == spec_.images.size(),
              "kernels/{}: bound {} buffers, {} fields, {} images; it declares {}, {}, {}", name_,
@@ -192,29 +196,52 @@ void Program::bind(std::initializer_list<const Buffer*> buffers,
              spec_.fields.size(), spec_.images.size());
   unsigned k = 0;
   for (const Buffer* b : buffers) b->bind(k++);
-  const auto shift = [&](const std::string& name, const Texture& t) {
-    SCFD_CHECK(t.precision() == precision_, "kernels/{}: {} field {} bound to a {} kernel", name_,
-               to_string(t.precision()), name, to_string(precision_));
-    set((name + "_shift").c_str(), static_cast<std::uint32_t>(t.layout().shift));
+  const auto check = [&](const std::string& name, const FieldStorage& f) {
+    SCFD_CHECK(f.precision() == precision_ && f.kind() == storage_,
+               "kernels/{}: {} {} field {} bound to a {} {} kernel", name_,
+               to_string(f.precision()), to_string(f.kind()), name, to_string(precision_),
+               to_string(storage_));
+    if (storage_ == Storage::texture)
+      set((name + "_shift").c_str(), static_cast<std::uint32_t>(f.layout().shift));
   };
+  // Buffers: fields and images (two bindings each) take the bindings after the kernel's own.
+  const auto nb = static_cast<unsigned>(buffers.size());
+  const auto nf = static_cast<unsigned>(fields.size());
+  const bool buffer = storage_ == Storage::buffer;
   k = 0;
-  for (const Texture* t : fields) {
-    t->bind_sampler(k);
-    shift(spec_.fields[k++], *t);
+  for (const FieldStorage* f : fields) {
+    check(spec_.fields[k], *f);
+    if (buffer) {
+      f->bind_read(nb + 2 * k);      // texels
+      f->bind_read(nb + 2 * k + 1);  // the same buffer as reals (driver.cpp)
+    } else {
+      f->bind_read(k);
+    }
+    ++k;
   }
   k = 0;
-  for (const Texture* t : images) {
-    t->bind_image(k);
-    t->bind_sampler(static_cast<unsigned>(fields.size()) + k);  // its old values (driver.cpp)
-    shift(spec_.images[k++], *t);
+  for (const FieldStorage* f : images) {
+    check(spec_.images[k], *f);
+    if (buffer) {
+      f->bind_write(nb + 2 * nf + 2 * k);      // texels
+      f->bind_write(nb + 2 * nf + 2 * k + 1);  // reals (driver.cpp)
+    } else {
+      f->bind_write(k);
+      f->bind_read(nf + k);  // its old values (driver.cpp)
+    }
+    ++k;
   }
 }
 
 void Program::run(std::size_t n) {
   SCFD_CHECK(spec_.is_body(), "kernels/{} is not a body: dispatch it", name_);
   set("n", static_cast<std::uint32_t>(n));
-  const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
-  dispatch((n * static_cast<std::size_t>(spec_.components()) + per_texel - 1) / per_texel);
+  if (spec_.kind == KernelSpec::Kind::texel) {
+    const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
+    dispatch((n + per_texel - 1) / per_texel);  // one invocation per texel
+  } else {
+    dispatch(n);  // one invocation per element; the work group stores whole texels
+  }
 }
 
 void Program::dispatch(std::size_t n_items) {

@@ -31,17 +31,22 @@
 namespace scfd::gl {
 
 class Buffer;
-class Texture;
+class FieldStorage;
 
 enum class Precision { fp32, fp64 };
 std::string_view to_string(Precision p);
+
+// Where fields live (gl/field_storage.hpp): 2D textures or storage buffers of the same texels.
+enum class Storage { texture, buffer };
+std::string_view to_string(Storage s);
 
 using Defines = std::vector<std::pair<std::string, std::string>>;
 
 class Program {
  public:
   Program() = default;
-  Program(unsigned id, Precision p, std::string name, KernelSpec spec = {});
+  Program(unsigned id, Precision p, std::string name, KernelSpec spec = {},
+          Storage storage = Storage::texture);
   Program(Program&& o) noexcept;
   Program& operator=(Program&& o) noexcept;
   Program(const Program&) = delete;
@@ -50,19 +55,19 @@ class Program {
 
   unsigned id() const { return id_; }
   Precision precision() const { return precision_; }
+  Storage storage() const { return storage_; }
   const std::string& name() const { return name_; }
   unsigned local_size() const { return local_size_; }  // GL_COMPUTE_WORK_GROUP_SIZE x
   const KernelSpec& spec() const { return spec_; }
 
-  // Binds a kernel's declared resources in the order of its `// scfd:` lines (gl/driver.hpp):
-  // storage buffers to bindings 0.., fields to texture units 0.., images to image units 0..
-  // (a body's output is its one image), and sets each field's `<name>_shift`. The counts must
-  // match the spec.
+  // Binds a kernel's declared resources in the order of its `// scfd:` lines as the driver
+  // declares them (gl/driver.hpp) and, with textures, sets each field's `<name>_shift`. The
+  // counts must match the spec; every field must have the program's precision and storage.
   void bind(std::initializer_list<const Buffer*> buffers,
-            std::initializer_list<const Texture*> fields,
-            std::initializer_list<const Texture*> images);
+            std::initializer_list<const FieldStorage*> fields,
+            std::initializer_list<const FieldStorage*> images);
   // Runs a body over `n` output elements (entries, or vectors for entry3): sets `n` and launches
-  // one invocation per output texel.
+  // one invocation per output texel (texel bodies) or per element (entry, entry3).
   void run(std::size_t n);
 
   // Uniform setters; a name the program does not use (optimised away) is ignored, as in GL.
@@ -87,6 +92,7 @@ class Program {
   int location(const char* uniform);
   unsigned id_ = 0;
   Precision precision_ = Precision::fp64;
+  Storage storage_ = Storage::texture;
   std::string name_;
   KernelSpec spec_;
   unsigned local_size_ = 0;
@@ -94,12 +100,13 @@ class Program {
   std::vector<std::pair<std::string, int>> uniforms_;  // cached glGetUniformLocation results
 };
 
-// Compiles the embedded kernel `kernel` ("axpy" or "axpy.glsl").
-Program compile_compute(std::string_view kernel, Precision p, const Defines& defines = {});
+// Compiles the embedded kernel `kernel` ("axpy" or "axpy.glsl") for fields in `storage`.
+Program compile_compute(std::string_view kernel, Precision p, const Defines& defines = {},
+                        Storage storage = Storage::texture);
 
 // Compiles `text` as if it were kernels/<name> (for tests and generated kernels); it may include
 // embedded files.
 Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
-                               const Defines& defines = {});
+                               const Defines& defines = {}, Storage storage = Storage::texture);
 
 }  // namespace scfd::gl

@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
+#include "gl/field_storage.hpp"
 #include "gl/program.hpp"
-#include "gl/texture.hpp"
 #include "gl_fixture.hpp"
 
 namespace scfd::gl {
@@ -27,11 +27,11 @@ std::vector<T> random_vector(unsigned seed, double lo, double hi) {
 }
 
 template <typename T>
-std::vector<T> gpu_axpy(Precision p, const std::vector<T>& x, const std::vector<T>& y) {
+std::vector<T> gpu_axpy(Precision p, Storage s, const std::vector<T>& x, const std::vector<T>& y) {
   test::gl_context();
-  Program prog = compile_compute("axpy", p);
+  Program prog = compile_compute("axpy", p, {}, s);
   const int max_size = test::gl_context().info().max_texture_size;
-  Texture tx(kN, p, max_size), ty(kN, p, max_size);
+  FieldStorage tx(kN, p, s, max_size), ty(kN, p, s, max_size);
   tx.upload(std::vector<double>(x.begin(), x.end()));
   ty.upload(std::vector<double>(y.begin(), y.end()));
   prog.bind({}, {&tx}, {&ty});
@@ -44,28 +44,35 @@ std::vector<T> gpu_axpy(Precision p, const std::vector<T>& x, const std::vector<
 
 TEST(AxpyTwin, Fp64IsExact) {
   const auto x = random_vector<double>(1, -1.0, 1.0), y = random_vector<double>(2, -1.0, 1.0);
-  const std::vector<double> got = gpu_axpy(Precision::fp64, x, y);
-  ASSERT_EQ(got.size(), kN);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < kN; ++i) {
-    const double want = y[i] + kA * x[i];
-    if (got[i] != want && bad++ < 5) ADD_FAILURE() << "i=" << i << " " << got[i] << " vs " << want;
+  for (Storage s : {Storage::texture, Storage::buffer}) {
+    SCOPED_TRACE(to_string(s));
+    const std::vector<double> got = gpu_axpy(Precision::fp64, s, x, y);
+    ASSERT_EQ(got.size(), kN);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < kN; ++i) {
+      const double want = y[i] + kA * x[i];
+      if (got[i] != want && bad++ < 5)
+        ADD_FAILURE() << "i=" << i << " " << got[i] << " vs " << want;
+    }
+    EXPECT_EQ(bad, 0u);
   }
-  EXPECT_EQ(bad, 0u);
 }
 
 TEST(AxpyTwin, Fp32WithinOneMicroRelative) {
   // Positive operands: no cancellation, so a relative bound is meaningful.
   const auto x = random_vector<float>(3, 0.5, 1.5), y = random_vector<float>(4, 1.0, 2.0);
-  const std::vector<float> got = gpu_axpy(Precision::fp32, x, y);
-  ASSERT_EQ(got.size(), kN);
-  std::size_t bad = 0;
-  for (std::size_t i = 0; i < kN; ++i) {
-    const double want = static_cast<double>(y[i]) + kA * static_cast<double>(x[i]);
-    const double rel = std::abs(static_cast<double>(got[i]) - want) / std::abs(want);
-    if (rel > 1e-6 && bad++ < 5) ADD_FAILURE() << "i=" << i << " rel " << rel;
+  for (Storage s : {Storage::texture, Storage::buffer}) {
+    SCOPED_TRACE(to_string(s));
+    const std::vector<float> got = gpu_axpy(Precision::fp32, s, x, y);
+    ASSERT_EQ(got.size(), kN);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < kN; ++i) {
+      const double want = static_cast<double>(y[i]) + kA * static_cast<double>(x[i]);
+      const double rel = std::abs(static_cast<double>(got[i]) - want) / std::abs(want);
+      if (rel > 1e-6 && bad++ < 5) ADD_FAILURE() << "i=" << i << " rel " << rel;
+    }
+    EXPECT_EQ(bad, 0u);
   }
-  EXPECT_EQ(bad, 0u);
 }
 
 }  // namespace

@@ -60,11 +60,13 @@ std::vector<real> random_values(std::size_t n, std::uint64_t seed, Precision p, 
   return v;
 }
 
-class GlBackendTest : public ::testing::TestWithParam<Precision> {
+class GlBackendTest : public ::testing::TestWithParam<std::tuple<Precision, scfd::gl::Storage>> {
  protected:
-  void SetUp() override { gpu = std::make_unique<GlBackend>(GetParam(), -1, /*debug=*/true); }
+  void SetUp() override {
+    gpu = std::make_unique<GlBackend>(precision(), std::get<1>(GetParam()), -1, /*debug=*/true);
+  }
 
-  Precision precision() const { return GetParam(); }
+  Precision precision() const { return std::get<0>(GetParam()); }
 
   // A field of each backend holding the same values.
   struct Pair {
@@ -397,8 +399,14 @@ TEST_P(GlBackendTest, PcgOnNodeSystemReproducesCpu) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(gl, GlBackendTest, ::testing::Values(Precision::fp64, Precision::fp32),
-                         [](const auto& p) { return std::string(scfd::gl::to_string(p.param)); });
+INSTANTIATE_TEST_SUITE_P(gl, GlBackendTest,
+                         ::testing::Combine(::testing::Values(Precision::fp64, Precision::fp32),
+                                            ::testing::Values(scfd::gl::Storage::buffer,
+                                                              scfd::gl::Storage::texture)),
+                         [](const auto& p) {
+                           return std::string(scfd::gl::to_string(std::get<0>(p.param))) + "_" +
+                                  std::string(scfd::gl::to_string(std::get<1>(p.param)));
+                         });
 
 std::string error_of(const std::string& name, const BackendOptions& options) {
   try {

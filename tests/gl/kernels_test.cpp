@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "gl/field_storage.hpp"
 #include "gl/program.hpp"
-#include "gl/texture.hpp"
 #include "gl_fixture.hpp"
 
 namespace scfd::gl {

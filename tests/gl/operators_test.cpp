@@ -30,19 +30,22 @@ namespace cpu = backend::cpu;
 using backend::glc::DeviceMesh;
 using backend::glc::Operators;
 using gl::Buffer;
+using gl::FieldStorage;
 using gl::Precision;
-using gl::Texture;
+using gl::Storage;
+
+constexpr Storage kStorages[] = {Storage::buffer, Storage::texture};
 
 // Written into every output before an operator runs; ghost outputs must still hold it after.
 constexpr real kSentinel = 4096.5;
 
-Texture to_device(const std::vector<real>& v, Precision p) {
-  Texture t(v.size(), p, gl_context().info().max_texture_size);
+FieldStorage to_device(const std::vector<real>& v, Precision p, Storage st) {
+  FieldStorage t(v.size(), p, st, gl_context().info().max_texture_size);
   t.upload(v);
   return t;
 }
 
-std::vector<real> to_host(const Texture& t) {
+std::vector<real> to_host(const FieldStorage& t) {
   std::vector<real> out(t.size());
   t.download(out);
   return out;
@@ -64,11 +67,11 @@ std::vector<real> flatten(const std::vector<Vec3>& v) {
 // gpu_op writes the buffer it is given. The first n_owned values must agree to tol relative to
 // the largest |cpu value|; the rest must keep the sentinel.
 void expect_twins(const std::string& what, std::size_t n_out, std::size_t n_owned, Precision p,
-                  real tol, const std::function<void(std::vector<real>&)>& cpu_op,
-                  const std::function<void(Texture&)>& gpu_op) {
+                  Storage st, real tol, const std::function<void(std::vector<real>&)>& cpu_op,
+                  const std::function<void(FieldStorage&)>& gpu_op) {
   std::vector<real> want(n_out, kSentinel);
   cpu_op(want);
-  Texture out = to_device(std::vector<real>(n_out, kSentinel), p);
+  FieldStorage out = to_device(std::vector<real>(n_out, kSentinel), p, st);
   gpu_op(out);
   const std::vector<real> got = to_host(out);
   real scale = 0, err = 0;
@@ -85,10 +88,11 @@ void expect_twins(const std::string& what, std::size_t n_out, std::size_t n_owne
 }
 
 // Every operator of Operators on mesh m against its cpu twin.
-void check_all(const Mesh& m, const std::string& name, Precision p, Operators& ops) {
+void check_all(const Mesh& m, const std::string& name, Precision p, Storage st, Operators& ops) {
   const real tol = p == Precision::fp64 ? 1e-12 : 1e-5;
   const auto label = [&](const char* op) {
-    return std::string(op) + " " + std::string(gl::to_string(p)) + " on " + name;
+    return std::string(op) + " " + std::string(gl::to_string(p)) + " " +
+           std::string(gl::to_string(st)) + " on " + name;
   };
   const DeviceMesh dm(m, p);
   ASSERT_TRUE(dm.matches(m));
@@ -107,65 +111,66 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Operators& o
   const std::vector<Vec3> v = random_vectors(nc, m.dim, 8);
   std::vector<real> fixed = random_field(nn, 9, 0, 1);
   for (real& f : fixed) f = f < 0.2 ? 1 : 0;
-  const Texture q_d = to_device(q, p), qb_d = to_device(qb, p), u_d = to_device(u, p),
-                s_d = to_device(s, p), x_d = to_device(x, p), w_d = to_device(w, p),
-                d_d = to_device(d, p), v_d = to_device(flatten(v), p),
-                fixed_d = to_device(fixed, p);
+  const FieldStorage q_d = to_device(q, p, st), qb_d = to_device(qb, p, st),
+                     u_d = to_device(u, p, st), s_d = to_device(s, p, st),
+                     x_d = to_device(x, p, st), w_d = to_device(w, p, st),
+                     d_d = to_device(d, p, st), v_d = to_device(flatten(v), p, st),
+                     fixed_d = to_device(fixed, p, st);
   const real b = 0.7;
 
   expect_twins(
-      label("gradient"), nf, nfo, p, tol, [&](auto& out) { cpu::gradient(m, q, qb, out); },
-      [&](Texture& out) { ops.gradient(dm, q_d, qb_d, out); });
+      label("gradient"), nf, nfo, p, st, tol, [&](auto& out) { cpu::gradient(m, q, qb, out); },
+      [&](FieldStorage& out) { ops.gradient(dm, q_d, qb_d, out); });
   expect_twins(
-      label("divergence"), nc, nco, p, tol, [&](auto& out) { cpu::divergence(m, u, out); },
-      [&](Texture& out) { ops.divergence(dm, u_d, out); });
+      label("divergence"), nc, nco, p, st, tol, [&](auto& out) { cpu::divergence(m, u, out); },
+      [&](FieldStorage& out) { ops.divergence(dm, u_d, out); });
   expect_twins(
-      label("flux_sum_abs"), nc, nco, p, tol, [&](auto& out) { cpu::flux_sum_abs(m, u, out); },
-      [&](Texture& out) { ops.flux_sum_abs(dm, u_d, out); });
+      label("flux_sum_abs"), nc, nco, p, st, tol, [&](auto& out) { cpu::flux_sum_abs(m, u, out); },
+      [&](FieldStorage& out) { ops.flux_sum_abs(dm, u_d, out); });
   expect_twins(
-      label("curl"), nf, nfo, p, tol, [&](auto& out) { cpu::curl(m, s, out); },
-      [&](Texture& out) { ops.curl(dm, s_d, out); });
+      label("curl"), nf, nfo, p, st, tol, [&](auto& out) { cpu::curl(m, s, out); },
+      [&](FieldStorage& out) { ops.curl(dm, s_d, out); });
   expect_twins(
-      label("rotation"), nk, nko, p, tol, [&](auto& out) { cpu::rotation(m, u, out); },
-      [&](Texture& out) { ops.rotation(dm, u_d, out); });
+      label("rotation"), nk, nko, p, st, tol, [&](auto& out) { cpu::rotation(m, u, out); },
+      [&](FieldStorage& out) { ops.rotation(dm, u_d, out); });
   expect_twins(
-      label("interpolate"), 3 * nc, 3 * nco, p, tol,
+      label("interpolate"), 3 * nc, 3 * nco, p, st, tol,
       [&](auto& out) {
         std::vector<Vec3> uc(nc, Vec3{kSentinel, kSentinel, kSentinel});
         cpu::interpolate(m, u, uc);
         out = flatten(uc);
       },
-      [&](Texture& out) { ops.interpolate(dm, u_d, out); });
+      [&](FieldStorage& out) { ops.interpolate(dm, u_d, out); });
   expect_twins(
-      label("integrate"), nf, nfo, p, tol, [&](auto& out) { cpu::integrate(m, v, out); },
-      [&](Texture& out) { ops.integrate(dm, v_d, out); });
+      label("integrate"), nf, nfo, p, st, tol, [&](auto& out) { cpu::integrate(m, v, out); },
+      [&](FieldStorage& out) { ops.integrate(dm, v_d, out); });
   // Convection: random fluxes enter and leave through every kind of face; u_boundary is read on
   // the inflow boundary faces only, u_cell on both sides of every interior face.
   const std::vector<Vec3> vb =
       random_vectors(static_cast<std::size_t>(m.n_boundary_faces()), m.dim, 10);
-  const Texture vb_d = to_device(flatten(vb), p);
+  const FieldStorage vb_d = to_device(flatten(vb), p, st);
   for (const real upwind : {0.0, 1.0, 0.5}) {
     expect_twins(
-        label("convection") + " upwind " + std::to_string(upwind), 3 * nc, 3 * nco, p, tol,
+        label("convection") + " upwind " + std::to_string(upwind), 3 * nc, 3 * nco, p, st, tol,
         [&](auto& out) {
           std::vector<Vec3> nv(nc, Vec3{kSentinel, kSentinel, kSentinel});
           cpu::convection(m, u, v, vb, upwind, nv);
           out = flatten(nv);
         },
-        [&](Texture& out) { ops.convection(dm, u_d, v_d, vb_d, upwind, out); });
+        [&](FieldStorage& out) { ops.convection(dm, u_d, v_d, vb_d, upwind, out); });
   }
   expect_twins(
-      label("node_laplacian"), nn, nno, p, tol,
+      label("node_laplacian"), nn, nno, p, st, tol,
       [&](auto& out) { cpu::node_laplacian(m, w, x, out); },
-      [&](Texture& out) { ops.node_laplacian(dm, w_d, x_d, out); });
+      [&](FieldStorage& out) { ops.node_laplacian(dm, w_d, x_d, out); });
   expect_twins(
-      label("node_system"), nn, nno, p, tol,
+      label("node_system"), nn, nno, p, st, tol,
       [&](auto& out) { cpu::node_system(m, d, b, w, fixed, x, out); },
-      [&](Texture& out) { ops.node_system(dm, d_d, b, w_d, fixed_d, x_d, out); });
+      [&](FieldStorage& out) { ops.node_system(dm, d_d, b, w_d, fixed_d, x_d, out); });
   expect_twins(
-      label("node_system_diagonal"), nn, nno, p, tol,
+      label("node_system_diagonal"), nn, nno, p, st, tol,
       [&](auto& out) { cpu::node_system_diagonal(m, d, b, w, fixed, out); },
-      [&](Texture& out) { ops.node_system_diagonal(dm, d_d, b, w_d, fixed_d, out); });
+      [&](FieldStorage& out) { ops.node_system_diagonal(dm, d_d, b, w_d, fixed_d, out); });
 
   // The assembled node system: the diagonal of node_system_assemble against its cpu twin, then
   // node_system_apply on the device's coefficients against its twin on the cpu's, and against
@@ -186,13 +191,13 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Operators& o
     EXPECT_LE(err / scale, tol) << label("node_system_assemble");
   }
   expect_twins(
-      label("node_system_apply"), nn, nno, p, tol,
+      label("node_system_apply"), nn, nno, p, st, tol,
       [&](auto& out) { cpu::node_system_apply(m, coef, diag, x, out); },
-      [&](Texture& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
+      [&](FieldStorage& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
   expect_twins(
-      label("node_system_apply vs node_system"), nn, nno, p, tol,
+      label("node_system_apply vs node_system"), nn, nno, p, st, tol,
       [&](auto& out) { cpu::node_system(m, d, b, w, fixed, x, out); },
-      [&](Texture& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
+      [&](FieldStorage& out) { ops.node_system_apply(dm, coef_d, diag_d, x_d, out); });
 }
 
 // Rank `rank` of 3 slabs along x (by cell centroid): rank 1 has ghosts on both sides.
@@ -235,32 +240,36 @@ class GlOperators : public ::testing::TestWithParam<Precision> {
 };
 
 TEST_P(GlOperators, MatchCpuTwinsOnSerialMeshes) {
-  Operators ops(GetParam());
-  for (const std::string& name : mesh_names()) {
-    const Mesh* m = find_mesh(name);
-    if (m == nullptr) continue;  // a Gmsh file that is not committed
-    check_all(*m, name, GetParam(), ops);
+  for (Storage st : kStorages) {
+    Operators ops(GetParam(), st);
+    for (const std::string& name : mesh_names()) {
+      const Mesh* m = find_mesh(name);
+      if (m == nullptr) continue;  // a Gmsh file that is not committed
+      check_all(*m, name, GetParam(), st, ops);
+    }
   }
 }
 
 TEST_P(GlOperators, WriteOwnedOutputsOnlyOnRankMeshes) {
-  Operators ops(GetParam());
-  for (const char* name :
-       {"square_irregular", "cube_distorted", "gmsh_channel2d_cylinder", "gmsh_part"}) {
-    const Mesh* g = find_mesh(name);
-    if (g == nullptr) continue;
-    for (int rank : {0, 1}) {
-      const Mesh local = slab_rank(*g, rank);
-      ASSERT_LT(local.n_owned_cells, local.n_cells) << name << ": rank mesh without ghosts";
-      ASSERT_LT(local.n_owned_nodes, local.n_nodes);
-      check_all(local, std::string(name) + " rank " + std::to_string(rank), GetParam(), ops);
+  for (Storage st : kStorages) {
+    Operators ops(GetParam(), st);
+    for (const char* name :
+         {"square_irregular", "cube_distorted", "gmsh_channel2d_cylinder", "gmsh_part"}) {
+      const Mesh* g = find_mesh(name);
+      if (g == nullptr) continue;
+      for (int rank : {0, 1}) {
+        const Mesh local = slab_rank(*g, rank);
+        ASSERT_LT(local.n_owned_cells, local.n_cells) << name << ": rank mesh without ghosts";
+        ASSERT_LT(local.n_owned_nodes, local.n_nodes);
+        check_all(local, std::string(name) + " rank " + std::to_string(rank), GetParam(), st, ops);
+      }
     }
-  }
-  for (const char* name : {"square_irregular", "cube_structured"}) {
-    const Mesh core = core_rank(*find_mesh(name));
-    ASSERT_EQ(core.n_boundary_faces(), 0) << name;
-    ASSERT_LT(core.n_owned_faces, core.n_faces) << name;
-    check_all(core, std::string(name) + " core rank", GetParam(), ops);
+    for (const char* name : {"square_irregular", "cube_structured"}) {
+      const Mesh core = core_rank(*find_mesh(name));
+      ASSERT_EQ(core.n_boundary_faces(), 0) << name;
+      ASSERT_LT(core.n_owned_faces, core.n_faces) << name;
+      check_all(core, std::string(name) + " core rank", GetParam(), st, ops);
+    }
   }
 }
 
@@ -274,10 +283,12 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
   EXPECT_DEATH(
       {
         gl_context();
-        Operators ops(Precision::fp64);
+        Operators ops(Precision::fp64, Storage::buffer);
         const DeviceMesh dm(m, Precision::fp64);
-        const Texture u = to_device(std::vector<real>(m.n_faces, 1.0), Precision::fp64);
-        Texture d = to_device(std::vector<real>(m.n_cells - 1, 0.0), Precision::fp64);
+        const FieldStorage u =
+            to_device(std::vector<real>(m.n_faces, 1.0), Precision::fp64, Storage::buffer);
+        FieldStorage d =
+            to_device(std::vector<real>(m.n_cells - 1, 0.0), Precision::fp64, Storage::buffer);
         ops.divergence(dm, u, d);
       },
       "divergence: d_cell");

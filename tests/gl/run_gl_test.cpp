@@ -65,6 +65,19 @@ TEST(GlRun, TransientCubeFp64MatchesCpu) {
   EXPECT_NEAR(gpu.figure("iterations_total"), cpu.figure("iterations_total"), 4);
 }
 
+// The same run with fields in textures (solver.storage; the default is storage buffers).
+TEST(GlRun, TransientCubeTextureFieldsMatchCpu) {
+  const RunResult cpu = run_case(kCube, kCubeShort + " --set solver.backend=cpu");
+  const RunResult gpu =
+      run_case(kCube, kCubeShort + " --set solver.backend=gl-compute --set solver.storage=texture");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.out;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.out;
+  EXPECT_NE(gpu.out.find("texture fields"), std::string::npos) << gpu.out;
+  EXPECT_NEAR(gpu.figure("error_l2"), cpu.figure("error_l2"), 1e-10);
+  EXPECT_NEAR(gpu.figure("temperature_max"), cpu.figure("temperature_max"), 1e-10);
+  EXPECT_NEAR(gpu.figure("iterations_total"), cpu.figure("iterations_total"), 4);
+}
+
 TEST(GlRun, SteadyPartFp32MatchesToItsPrecision) {
   // fp32 cannot reach the case's 1e-10 tolerance; 1e-5 is what single precision supports here.
   const std::string tol = " --set solver.tolerance=1e-5";
@@ -137,6 +150,13 @@ TEST(GlRun, CavityNsClassicalFp64MatchesCpu) {
   EXPECT_NEAR(gpu_iterations, cpu_iterations, 10);  // 5 steps, two solves each: +-1 per solve
 }
 
+TEST(GlRun, CavityNsClassicalTextureFieldsMatchCpu) {
+  const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
+      "--set solver.storage=texture",
+      {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-9});
+  EXPECT_NEAR(gpu_iterations, cpu_iterations, 10);
+}
+
 // fp32 cannot reach 1e-9: solves to 1e-5 (measured: energy 1e-6 relative, velocities 5e-6,
 // pressures 1.3e-5, max |D U| 1.1e-7).
 TEST(GlRun, CavityNsClassicalFp32MatchesCpuToItsPrecision) {
@@ -152,9 +172,13 @@ TEST(GlRun, CavityNsClassicalFp32MatchesCpuToItsPrecision) {
 // texture fields: 110, 105, 100, 99, 89 against the cpu's 111, 114, 94, 101, 89; 476 against 509
 // in all), while every figure agrees to 1e-8.
 TEST(GlRun, CavityNsExactFp64MatchesCpu) {
-  const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
-      "", {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-12}, "ns-exact");
-  EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations);
+  for (const char* storage : {"buffer", "texture"}) {
+    SCOPED_TRACE(storage);
+    const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
+        std::string("--set solver.storage=") + storage,
+        {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-12}, "ns-exact");
+    EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations);
+  }
 }
 
 TEST(GlRun, AutoTakesCpuOnASoftwareRendererAndSaysWhy) {

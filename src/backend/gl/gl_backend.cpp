@@ -92,30 +92,32 @@ struct IndexList {
 
 }  // namespace
 
-GlField::GlField(index n, Precision p, int max_texture_size, std::shared_ptr<std::size_t> held)
-    : n_(n), texture_(static_cast<std::size_t>(n), p, max_texture_size), held_(std::move(held)) {
-  *held_ += texture_.layout().bytes();
+GlField::GlField(index n, Precision p, gl::Storage s, int max_texture_size,
+                 std::shared_ptr<std::size_t> held)
+    : n_(n), storage_(static_cast<std::size_t>(n), p, s, max_texture_size), held_(std::move(held)) {
+  *held_ += storage_.bytes();
 }
 
 GlField::~GlField() {
-  *held_ -= texture_.layout().bytes();
+  *held_ -= storage_.bytes();
 }
 
-Texture& texture(Field& f) {
+FieldStorage& storage(Field& f) {
   auto* g = dynamic_cast<GlField*>(&f);
   SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
-  return g->texture();
+  return g->storage();
 }
-const Texture& texture(const Field& f) {
+const FieldStorage& storage(const Field& f) {
   const auto* g = dynamic_cast<const GlField*>(&f);
   SCFD_CHECK(g != nullptr, "a field of another backend was passed to the gl-compute backend");
-  return g->texture();
+  return g->storage();
 }
 
 struct GlBackend::State {
   // Declared first: destroyed last, so every buffer and program below is freed in its context.
   gl::Context context;
   Precision precision;
+  gl::Storage storage;
   bool acc_fp64;  // reductions accumulate in double (see the top of this file)
   std::map<std::string, gl::Program, std::less<>> programs;
   std::unique_ptr<Operators> operators;
@@ -125,14 +127,15 @@ struct GlBackend::State {
   Buffer send;      // download_indices output, grown on demand
   Buffer receive;   // upload_range input, grown on demand
   std::vector<IndexList> index_lists;
-  // Texture bytes of the live fields (GlField adds and removes its own); shared, so a field that
-  // outlives the backend by mistake does not write into freed memory.
+  // FieldStorage bytes of the live fields (GlField adds and removes its own); shared, so a field
+  // that outlives the backend by mistake does not write into freed memory.
   std::shared_ptr<std::size_t> field_bytes = std::make_shared<std::size_t>(0);
   std::size_t system_bytes = 0;  // coefficients of the live assembled node systems
 
-  State(gl::Context c, Precision p)
+  State(gl::Context c, Precision p, gl::Storage s)
       : context(std::move(c)),
         precision(p),
+        storage(s),
         acc_fp64(context.info().fp64),
         result(2 * sizeof(double)) {}
 
@@ -159,11 +162,12 @@ struct GlBackend::State {
       kernel = "reduce_partials";
       defines.emplace_back("RED_MAX", "1");
     }
-    return programs.emplace(key, gl::compile_compute(kernel, precision, defines)).first->second;
+    return programs.emplace(key, gl::compile_compute(kernel, precision, defines, storage))
+        .first->second;
   }
 
   Operators& ops() {
-    if (!operators) operators = std::make_unique<Operators>(precision);
+    if (!operators) operators = std::make_unique<Operators>(precision, storage);
     return *operators;
   }
 
@@ -227,8 +231,10 @@ struct GlBackend::State {
   }
 };
 
-GlBackend::GlBackend(Precision p, int device, bool debug)
-    : precision_(p), state_(std::make_unique<State>(gl::Context::create(device, debug), p)) {
+GlBackend::GlBackend(Precision p, gl::Storage storage, int device, bool debug)
+    : precision_(p),
+      storage_(storage),
+      state_(std::make_unique<State>(gl::Context::create(device, debug), p, storage)) {
   if (p == Precision::fp64) gl::require_fp64(state_->context.info());
 }
 
@@ -240,7 +246,12 @@ const gl::DeviceInfo& GlBackend::device() const {
 
 DeviceInfo GlBackend::device_info() const {
   const gl::DeviceInfo& d = device();
-  return {d.index, d.vendor, d.renderer, d.version, gl::describe(d)};
+  return {d.index,
+          d.vendor,
+          d.renderer,
+          d.version,
+          fmt::format("{}, {} fields", gl::describe(d), gl::to_string(storage_)),
+          d.memory_bytes};
 }
 
 std::string GlBackend::precision() const {
@@ -259,8 +270,8 @@ std::size_t GlBackend::device_bytes() const {
 
 std::unique_ptr<Field> GlBackend::make_field(index n) const {
   SCFD_CHECK(n >= 0, "field of {} entries", n);
-  auto f = std::make_unique<GlField>(n, precision_, state_->context.info().max_texture_size,
-                                     state_->field_bytes);
+  auto f = std::make_unique<GlField>(n, precision_, storage_,
+                                     state_->context.info().max_texture_size, state_->field_bytes);
   fill(*f, 0);  // a new texture's contents are undefined in GL; a new Field holds zeros
   return f;
 }
@@ -268,13 +279,13 @@ std::unique_ptr<Field> GlBackend::make_field(index n) const {
 void GlBackend::upload(std::span<const real> host, Field& f) const {
   SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
              "upload of {} values into a field of {}", host.size(), f.size());
-  texture(f).upload(host);
+  storage(f).upload(host);
 }
 
 void GlBackend::download(const Field& f, std::span<real> host) const {
   SCFD_CHECK(host.size() == static_cast<std::size_t>(f.size()),
              "download of a field of {} into {} values", f.size(), host.size());
-  texture(f).download(host);
+  storage(f).download(host);
 }
 
 void GlBackend::download_indices(const Field& x, std::span<const index> indices,
@@ -287,7 +298,7 @@ void GlBackend::download_indices(const Field& x, std::span<const index> indices,
              x.size());
   State::reserve(state_->send, indices.size() * real_bytes(precision_));
   gl::Program& prog = state_->program("download_indices");
-  prog.bind({&list.device, &state_->send}, {&texture(x)}, {});
+  prog.bind({&list.device, &state_->send}, {&storage(x)}, {});
   prog.set("n", static_cast<std::uint32_t>(indices.size()));
   prog.dispatch(indices.size());
   read_reals(state_->send, out, precision_);
@@ -299,11 +310,11 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   if (values.empty()) return;
   State::reserve(state_->receive, values.size() * real_bytes(precision_));
   write_reals(state_->receive, values, 0, precision_);
-  const std::size_t per_texel = texture(x).layout().per_texel;
+  const std::size_t per_texel = storage(x).layout().per_texel;
   const auto first = static_cast<std::size_t>(offset);
   const std::size_t texels = (first + values.size() - 1) / per_texel - first / per_texel + 1;
   gl::Program& prog = state_->program("upload_range");
-  prog.bind({&state_->receive}, {}, {&texture(x)});
+  prog.bind({&state_->receive}, {}, {&storage(x)});
   prog.set("offset", u32(offset));
   prog.set("count", static_cast<std::uint32_t>(values.size()));
   prog.dispatch(texels);
@@ -312,19 +323,19 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
 void GlBackend::fill(Field& y, real value) const {
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("fill");
-  const gl::TextureLayout& l = texture(y).layout();
-  prog.bind({}, {}, {&texture(y)});
+  const std::size_t texels = storage(y).texels();
+  prog.bind({}, {}, {&storage(y)});
   prog.set_real("value", value);
   prog.set("n", u32(y.size()));
-  prog.set("texels", static_cast<std::uint32_t>(std::size_t{l.width} * l.height));
-  prog.dispatch(std::size_t{l.width} * l.height);
+  prog.set("texels", static_cast<std::uint32_t>(texels));
+  prog.dispatch(texels);
 }
 
 void GlBackend::copy(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("copy");
-  prog.bind({}, {&texture(x)}, {&texture(y)});
+  prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
@@ -334,7 +345,7 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   if (n == 0) return 0;
   const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("dot");
-  prog.bind({&state_->partials}, {&texture(x), &texture(y)}, {});
+  prog.bind({&state_->partials}, {&storage(x), &storage(y)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
   return state_->reduce_partials<1>(groups, "reduce_partials")[0];
@@ -345,7 +356,7 @@ real GlBackend::max_abs(const Field& x, index n) const {
   if (n == 0) return 0;
   const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("max_abs");
-  prog.bind({&state_->partials}, {&texture(x)}, {});
+  prog.bind({&state_->partials}, {&storage(x)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
   return state_->reduce_partials<1>(groups, "reduce_partials_max")[0];
@@ -356,7 +367,7 @@ void GlBackend::scalar_update(const char* kernel, real a, const Field& x, Field&
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program(kernel);
-  prog.bind({}, {&texture(x)}, {&texture(y)});
+  prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.set_real("a", a);
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -378,7 +389,7 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
   check_same_size(b, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("multiply");
-  prog.bind({}, {&texture(a), &texture(b)}, {&texture(y)});
+  prog.bind({}, {&storage(a), &storage(b)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
@@ -386,7 +397,7 @@ void GlBackend::reciprocal(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
   gl::Program& prog = state_->program("reciprocal");
-  prog.bind({}, {&texture(x)}, {&texture(y)});
+  prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
@@ -402,8 +413,8 @@ std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Fi
   if (n == 0) return {0, 0};
   const std::size_t groups = state_->first_pass_groups(n, 2);
   gl::Program& prog = state_->program("pcg_update");
-  prog.bind({&state_->partials}, {&texture(p), &texture(q), &texture(dinv)},
-            {&texture(x), &texture(r), &texture(z)});
+  prog.bind({&state_->partials}, {&storage(p), &storage(q), &storage(dinv)},
+            {&storage(x), &storage(r), &storage(z)});
   prog.set_real("alpha", alpha);
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
@@ -425,43 +436,43 @@ const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
 
 void GlBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                          Field& g_face) const {
-  state_->ops().gradient(device_mesh(m), texture(q_cell), texture(q_boundary), texture(g_face));
+  state_->ops().gradient(device_mesh(m), storage(q_cell), storage(q_boundary), storage(g_face));
 }
 
 void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
-  state_->ops().divergence(device_mesh(m), texture(u_face), texture(d_cell));
+  state_->ops().divergence(device_mesh(m), storage(u_face), storage(d_cell));
 }
 
 void GlBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
-  state_->ops().flux_sum_abs(device_mesh(m), texture(u_face), texture(s_cell));
+  state_->ops().flux_sum_abs(device_mesh(m), storage(u_face), storage(s_cell));
 }
 
 void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
-  state_->ops().curl(device_mesh(m), texture(s), texture(u_face));
+  state_->ops().curl(device_mesh(m), storage(s), storage(u_face));
 }
 
 void GlBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
-  state_->ops().rotation(device_mesh(m), texture(u_face), texture(r));
+  state_->ops().rotation(device_mesh(m), storage(u_face), storage(r));
 }
 
 void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
-  state_->ops().interpolate(device_mesh(m), texture(u_face), texture(u_cell));
+  state_->ops().interpolate(device_mesh(m), storage(u_face), storage(u_cell));
 }
 
 void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
-  state_->ops().integrate(device_mesh(m), texture(v_cell), texture(u_face));
+  state_->ops().integrate(device_mesh(m), storage(v_cell), storage(u_face));
 }
 
 void GlBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
                            const Field& u_boundary, real upwind, Field& n_cell) const {
-  state_->ops().convection(device_mesh(m), texture(u_face), texture(u_cell), texture(u_boundary),
-                           upwind, texture(n_cell));
+  state_->ops().convection(device_mesh(m), storage(u_face), storage(u_cell), storage(u_boundary),
+                           upwind, storage(n_cell));
 }
 
 void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                             const Field& fixed, const Field& x, Field& y) const {
-  state_->ops().node_system(device_mesh(m), texture(d), b, texture(w), texture(fixed), texture(x),
-                            texture(y));
+  state_->ops().node_system(device_mesh(m), storage(d), b, storage(w), storage(fixed), storage(x),
+                            storage(y));
 }
 
 // The assembled node system on the device: a coefficient per SELL entry of node_edges and a
@@ -475,15 +486,15 @@ class GlNodeSystem final : public NodeSystem {
         m_(m),
         coef_(Operators::node_system_entries(be.device_mesh(m)) * real_bytes(be.precision_)),
         diag_(static_cast<std::size_t>(m.n_owned_nodes) * real_bytes(be.precision_)) {
-    be.state_->ops().node_system_assemble(be.device_mesh(m), texture(d), b, texture(w),
-                                          texture(fixed), coef_, diag_);
+    be.state_->ops().node_system_assemble(be.device_mesh(m), storage(d), b, storage(w),
+                                          storage(fixed), coef_, diag_);
     be_.state_->system_bytes += coef_.size() + diag_.size();
   }
   ~GlNodeSystem() override { be_.state_->system_bytes -= coef_.size() + diag_.size(); }
   GlNodeSystem(const GlNodeSystem&) = delete;
   GlNodeSystem& operator=(const GlNodeSystem&) = delete;
   void apply(const Field& x, Field& y) const override {
-    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, texture(x), texture(y));
+    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, storage(x), storage(y));
   }
 
  private:
@@ -500,13 +511,13 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
 
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
                                      const Field& w, const Field& fixed, Field& diag) const {
-  state_->ops().node_system_diagonal(device_mesh(m), texture(d), b, texture(w), texture(fixed),
-                                     texture(diag));
+  state_->ops().node_system_diagonal(device_mesh(m), storage(d), b, storage(w), storage(fixed),
+                                     storage(diag));
 }
 
 void GlBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                                Field& y) const {
-  state_->ops().node_laplacian(device_mesh(m), texture(w), texture(x), texture(y));
+  state_->ops().node_laplacian(device_mesh(m), storage(w), storage(x), storage(y));
 }
 
 }  // namespace scfd::backend::glc

@@ -1,8 +1,8 @@
 // The gl-compute backend (docs/architecture.md §3): Fields are 2D textures on one EGL device
-// (gl/texture.hpp), every operation is a compute kernel of kernels/ (vector updates fused where
-// PCG needs it, reductions by workgroup partial sums combined in a fixed order, operators through
-// Operators). Only the CG scalars and halo values cross to the host. fp64 or fp32 per run: host
-// values are `real` (double) and are rounded on upload in fp32.
+// (gl/field_storage.hpp), every operation is a compute kernel of kernels/ (vector updates fused
+// where PCG needs it, reductions by workgroup partial sums combined in a fixed order, operators
+// through Operators). Only the CG scalars and halo values cross to the host. fp64 or fp32 per run:
+// host values are `real` (double) and are rounded on upload in fp32.
 #pragma once
 
 #include <memory>
@@ -20,34 +20,36 @@ namespace scfd::backend::glc {
 class GlField final : public Field {
  public:
   // `held` (the backend's device_bytes count) grows by the texture's bytes while the field lives.
-  GlField(index n, scfd::gl::Precision p, int max_texture_size, std::shared_ptr<std::size_t> held);
+  GlField(index n, scfd::gl::Precision p, scfd::gl::Storage s, int max_texture_size,
+          std::shared_ptr<std::size_t> held);
   ~GlField() override;
   GlField(const GlField&) = delete;
   GlField& operator=(const GlField&) = delete;
   index size() const override { return n_; }
-  Texture& texture() { return texture_; }
-  const Texture& texture() const { return texture_; }
+  FieldStorage& storage() { return storage_; }
+  const FieldStorage& storage() const { return storage_; }
 
  private:
   index n_;
-  Texture texture_;
+  FieldStorage storage_;
   std::shared_ptr<std::size_t> held_;
 };
 
 // The texture behind a Field made by a GlBackend (SCFD_CHECK that it is one).
-Texture& texture(Field& f);
-const Texture& texture(const Field& f);
+FieldStorage& storage(Field& f);
+const FieldStorage& storage(const Field& f);
 
 class GlBackend final : public Backend {
  public:
   // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp) and makes it
   // current; nothing switches contexts afterwards, so a thread uses one GlBackend at a time. fp64
   // on a device without double precision is an InputError that says fp32 is available.
-  GlBackend(scfd::gl::Precision p, int device, bool debug);
+  GlBackend(scfd::gl::Precision p, scfd::gl::Storage storage, int device, bool debug);
   ~GlBackend() override;
 
   const scfd::gl::DeviceInfo& device() const;
   scfd::gl::Precision gl_precision() const { return precision_; }
+  scfd::gl::Storage storage_kind() const { return storage_; }
 
   std::string name() const override { return "gl-compute"; }
   std::string precision() const override;
@@ -99,6 +101,7 @@ class GlBackend final : public Backend {
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
   scfd::gl::Precision precision_;
+  scfd::gl::Storage storage_;
   std::unique_ptr<State> state_;
 };
 

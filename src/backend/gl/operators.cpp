@@ -26,22 +26,22 @@ void check_size(const Buffer& b, std::size_t n, Precision p, const char* what) {
   SCFD_CHECK(b.size() == n * real_size(p), "{}: buffer of {} bytes, {} values of {} bytes expected",
              what, b.size(), n, real_size(p));
 }
-void check_size(const Texture& t, std::size_t n, Precision p, const char* what) {
+void check_size(const FieldStorage& t, std::size_t n, Precision p, const char* what) {
   SCFD_CHECK(t.size() == n && t.precision() == p, "{}: field of {} {} values, {} {} expected", what,
              t.size(), scfd::gl::to_string(t.precision()), n, scfd::gl::to_string(p));
 }
 
 // The output must not be one of the inputs (the kernels are gathers that read while writing).
-void check_distinct(const Texture& out, std::initializer_list<const Texture*> in,
+void check_distinct(const FieldStorage& out, std::initializer_list<const FieldStorage*> in,
                     const char* what) {
-  for (const Texture* t : in) SCFD_CHECK(t->id() != out.id(), "{}: output aliases an input", what);
+  for (const FieldStorage* t : in) SCFD_CHECK(t != &out, "{}: output aliases an input", what);
 }
 
 // Binds the storage buffers (kernels that read SELL rows take the rows' slice starts and lengths
 // first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
 // over n output entities into `out`.
 void launch(Program& prog, std::initializer_list<const Buffer*> buffers,
-            std::initializer_list<const Texture*> fields, Texture& out, index n) {
+            std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n) {
   prog.bind(buffers, fields, {&out});
   prog.run(static_cast<std::size_t>(n));
 }
@@ -56,23 +56,26 @@ struct Operators::Programs {
       node_system_assemble, node_system_apply;
   Program divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2], convection[2];
 
-  explicit Programs(Precision p) : precision(p) {
+  Programs(Precision p, scfd::gl::Storage storage) : precision(p) {
+    const auto compile = [&](const char* kernel, const scfd::gl::Defines& defines) {
+      return scfd::gl::compile_compute(kernel, p, defines, storage);
+    };
     const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
-    gradient = scfd::gl::compile_compute("gradient", p);
-    rotation = scfd::gl::compile_compute("rotation", p, sell);
-    node_laplacian = scfd::gl::compile_compute("node_laplacian", p, sell);
-    node_system = scfd::gl::compile_compute("node_system", p, sell);
-    node_system_diagonal = scfd::gl::compile_compute("node_system_diagonal", p, sell);
-    node_system_assemble = scfd::gl::compile_compute("node_system_assemble", p, sell);
-    node_system_apply = scfd::gl::compile_compute("node_system_apply", p, sell);
+    gradient = compile("gradient", {});
+    rotation = compile("rotation", sell);
+    node_laplacian = compile("node_laplacian", sell);
+    node_system = compile("node_system", sell);
+    node_system_diagonal = compile("node_system_diagonal", sell);
+    node_system_assemble = compile("node_system_assemble", sell);
+    node_system_apply = compile("node_system_apply", sell);
     for (int d = 2; d <= 3; ++d) {
       const scfd::gl::Defines dim = {{"DIM", std::to_string(d)}};
-      divergence[d - 2] = scfd::gl::compile_compute("divergence", p, dim);
-      flux_sum_abs[d - 2] = scfd::gl::compile_compute("flux_sum_abs", p, dim);
-      curl[d - 2] = scfd::gl::compile_compute("curl", p, dim);
-      interpolate[d - 2] = scfd::gl::compile_compute("interpolate", p, dim);
-      integrate[d - 2] = scfd::gl::compile_compute("integrate", p, dim);
-      convection[d - 2] = scfd::gl::compile_compute("convection", p, dim);
+      divergence[d - 2] = compile("divergence", dim);
+      flux_sum_abs[d - 2] = compile("flux_sum_abs", dim);
+      curl[d - 2] = compile("curl", dim);
+      interpolate[d - 2] = compile("interpolate", dim);
+      integrate[d - 2] = compile("integrate", dim);
+      convection[d - 2] = compile("convection", dim);
     }
   }
 
@@ -84,13 +87,14 @@ struct Operators::Programs {
   }
 };
 
-Operators::Operators(Precision p) : programs_(std::make_unique<Programs>(p)) {}
+Operators::Operators(Precision p, scfd::gl::Storage storage)
+    : programs_(std::make_unique<Programs>(p, storage)) {}
 Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
 
-void Operators::gradient(const DeviceMesh& dm, const Texture& q_cell, const Texture& q_boundary,
-                         Texture& g_face) {
+void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
+                         const FieldStorage& q_boundary, FieldStorage& g_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -103,7 +107,7 @@ void Operators::gradient(const DeviceMesh& dm, const Texture& q_cell, const Text
   launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces);
 }
 
-void Operators::divergence(const DeviceMesh& dm, const Texture& u_face, Texture& d_cell) {
+void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& d_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -114,7 +118,8 @@ void Operators::divergence(const DeviceMesh& dm, const Texture& u_face, Texture&
   launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells);
 }
 
-void Operators::flux_sum_abs(const DeviceMesh& dm, const Texture& u_face, Texture& s_cell) {
+void Operators::flux_sum_abs(const DeviceMesh& dm, const FieldStorage& u_face,
+                             FieldStorage& s_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -124,7 +129,7 @@ void Operators::flux_sum_abs(const DeviceMesh& dm, const Texture& u_face, Textur
   launch(programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces}, {&u_face}, s_cell, m.n_owned_cells);
 }
 
-void Operators::curl(const DeviceMesh& dm, const Texture& s, Texture& u_face) {
+void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& u_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -135,7 +140,7 @@ void Operators::curl(const DeviceMesh& dm, const Texture& s, Texture& u_face) {
   launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces);
 }
 
-void Operators::rotation(const DeviceMesh& dm, const Texture& u_face, Texture& r) {
+void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& r) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -147,7 +152,8 @@ void Operators::rotation(const DeviceMesh& dm, const Texture& u_face, Texture& r
          m.n_owned_curl());
 }
 
-void Operators::interpolate(const DeviceMesh& dm, const Texture& u_face, Texture& u_cell) {
+void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face,
+                            FieldStorage& u_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -158,7 +164,7 @@ void Operators::interpolate(const DeviceMesh& dm, const Texture& u_face, Texture
   launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells);
 }
 
-void Operators::integrate(const DeviceMesh& dm, const Texture& v_cell, Texture& u_face) {
+void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, FieldStorage& u_face) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -169,8 +175,9 @@ void Operators::integrate(const DeviceMesh& dm, const Texture& v_cell, Texture& 
   launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces);
 }
 
-void Operators::convection(const DeviceMesh& dm, const Texture& u_face, const Texture& u_cell,
-                           const Texture& u_boundary, double upwind, Texture& n_cell) {
+void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
+                           const FieldStorage& u_cell, const FieldStorage& u_boundary,
+                           double upwind, FieldStorage& n_cell) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -186,8 +193,8 @@ void Operators::convection(const DeviceMesh& dm, const Texture& u_face, const Te
          {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells);
 }
 
-void Operators::node_laplacian(const DeviceMesh& dm, const Texture& w, const Texture& x,
-                               Texture& y) {
+void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, const FieldStorage& x,
+                               FieldStorage& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -200,8 +207,9 @@ void Operators::node_laplacian(const DeviceMesh& dm, const Texture& w, const Tex
          {&w, &x}, y, m.n_owned_nodes);
 }
 
-void Operators::node_system(const DeviceMesh& dm, const Texture& d, double b_scale,
-                            const Texture& w, const Texture& fixed, const Texture& x, Texture& y) {
+void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double b_scale,
+                            const FieldStorage& w, const FieldStorage& fixed, const FieldStorage& x,
+                            FieldStorage& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -217,8 +225,9 @@ void Operators::node_system(const DeviceMesh& dm, const Texture& d, double b_sca
          {&d, &w, &fixed, &x}, y, m.n_owned_nodes);
 }
 
-void Operators::node_system_diagonal(const DeviceMesh& dm, const Texture& d, double b_scale,
-                                     const Texture& w, const Texture& fixed, Texture& diag) {
+void Operators::node_system_diagonal(const DeviceMesh& dm, const FieldStorage& d, double b_scale,
+                                     const FieldStorage& w, const FieldStorage& fixed,
+                                     FieldStorage& diag) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -237,8 +246,8 @@ std::size_t Operators::node_system_entries(const DeviceMesh& m) {
   return m.buffers().node_edges.item2.size() / sizeof(std::int32_t);
 }
 
-void Operators::node_system_assemble(const DeviceMesh& dm, const Texture& d, double b_scale,
-                                     const Texture& w, const Texture& fixed, Buffer& coef,
+void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d, double b_scale,
+                                     const FieldStorage& w, const FieldStorage& fixed, Buffer& coef,
                                      Buffer& diag) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
@@ -259,7 +268,7 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const Texture& d, dou
 }
 
 void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, const Buffer& diag,
-                                  const Texture& x, Texture& y) {
+                                  const FieldStorage& x, FieldStorage& y) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
