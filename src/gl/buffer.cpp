@@ -8,8 +8,9 @@
 
 namespace scfd::gl {
 
-// glBufferData, not immutable glBufferStorage: on an H200 (driver 580) a 580 MB copy between
-// glBufferStorage buffers ran at 0.86 TB/s, between glBufferData buffers at 2.0 TB/s.
+// glBufferData, not immutable glBufferStorage. An H200 measurement that glBufferStorage buffers
+// copy slower (0.86 against 2.0 TB/s at 580 MB) was taken before the bench warmed the GPU up and
+// is likely the idle-clock effect of docs/gpu.md §7; not re-measured.
 Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
   glGenBuffers(1, &id_);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);

@@ -250,9 +250,8 @@ void Program::dispatch(std::size_t n_items) {
   const Grid g = grid_for(n_items, local_size_, max_groups_x_);
   glUseProgram(id_);
   glDispatchCompute(g.x, g.y, 1);
-  // Only the barrier the next kernel needs: buffer transfers issue GL_BUFFER_UPDATE_BARRIER_BIT
-  // themselves (buffer.cpp). Adding it here cost time in proportion to the buffer sizes on an
-  // H200 (a 580 MB copy ran at 0.86 TB/s instead of 2.5 TB/s).
+  // Only the barriers the next kernel needs: buffer and texture transfers issue their update
+  // barriers themselves (buffer.cpp, field_storage.cpp).
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
                   GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   if (debug_enabled()) check_errors(name_.c_str());
