@@ -1,6 +1,6 @@
 // The gl-compute operators (see operators.hpp): each call checks its fields, binds them and the
 // DeviceMesh lists in the order of the kernel's `// scfd:` lines (gl/driver.hpp) and runs the
-// body over the owned output entities (one invocation per output texel).
+// body over the owned output entities (gl/driver.hpp: one invocation per output entity).
 #include "backend/gl/operators.hpp"
 
 #include <cstdint>
