@@ -183,6 +183,11 @@ void FieldStorage::download(std::span<double> out) const {
   glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+Buffer& FieldStorage::buffer() {
+  SCFD_CHECK(kind_ == Storage::buffer, "buffer() of a texture field");
+  return buffer_;
+}
+
 void FieldStorage::bind_read(unsigned unit) const {
   if (kind_ == Storage::buffer) {
     buffer_.bind(unit);

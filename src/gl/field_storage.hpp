@@ -70,6 +70,9 @@ class FieldStorage {
   void upload(std::span<const double> values);
   void download(std::span<double> out) const;
 
+  // The buffer of a Storage::buffer field: entry i at byte i * sizeof(real), in order.
+  Buffer& buffer();
+
   // As the driver declares a field read (`in`): texture unit `unit` / storage buffer binding.
   void bind_read(unsigned unit) const;
   // As the driver declares a field written (`image`): image unit (write-only) / buffer binding.

@@ -272,7 +272,7 @@ std::unique_ptr<Field> GlBackend::make_field(index n) const {
   SCFD_CHECK(n >= 0, "field of {} entries", n);
   auto f = std::make_unique<GlField>(n, precision_, storage_,
                                      state_->context.info().max_texture_size, state_->field_bytes);
-  fill(*f, 0);  // a new texture's contents are undefined in GL; a new Field holds zeros
+  fill(*f, 0);  // new GL storage is undefined; a new Field holds zeros
   return f;
 }
 
@@ -308,6 +308,10 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   SCFD_CHECK(offset >= 0 && offset + values.size() <= static_cast<std::size_t>(x.size()),
              "upload of {} at {} into {}", values.size(), offset, x.size());
   if (values.empty()) return;
+  if (storage_ == gl::Storage::buffer) {  // entries in order: one transfer, no kernel
+    write_reals(storage(x).buffer(), values, static_cast<std::size_t>(offset), precision_);
+    return;
+  }
   State::reserve(state_->receive, values.size() * real_bytes(precision_));
   write_reals(state_->receive, values, 0, precision_);
   const std::size_t per_texel = storage(x).layout().per_texel;
