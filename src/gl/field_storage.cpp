@@ -127,6 +127,12 @@ void FieldStorage::upload(std::span<const double> values) {
   if (values_ == 0) return;
   const bool d = precision_ == Precision::fp64;
   if (kind_ == Storage::buffer) {
+    // Wait for every queued kernel first: NVIDIA's driver 580 (H100, H200) let a kernel's writes
+    // to a field's buffer (bound at two bindings, texels and reals) land after a later
+    // glBufferSubData of the same buffer, glMemoryBarrier(GL_ALL_BARRIER_BITS) notwithstanding: a
+    // field made (a fill kernel) and then uploaded read back as zeros. A whole-field upload is
+    // rare (set-up, boundary data), so the wait costs little; halo values go through a kernel.
+    glFinish();
     const std::size_t texels = layout_.texels_used;
     if (d) {
       const std::vector<double> s = staged<double>(values, layout_, texels, linear);
@@ -181,11 +187,6 @@ void FieldStorage::download(std::span<double> out) const {
     unstaged(s, layout_, position, out);
   }
   glBindTexture(GL_TEXTURE_2D, 0);
-}
-
-Buffer& FieldStorage::buffer() {
-  SCFD_CHECK(kind_ == Storage::buffer, "buffer() of a texture field");
-  return buffer_;
 }
 
 void FieldStorage::bind_read(unsigned unit) const {

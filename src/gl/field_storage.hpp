@@ -66,12 +66,10 @@ class FieldStorage {
   std::size_t bytes() const { return texels() * 16; }
 
   // Whole-field transfers of host doubles (rounded to float in fp32). upload writes the texels
-  // of the values and zeros in the rest of their last tile row (texture) or texel (buffer).
+  // of the values and zeros in the rest of their last tile row (texture) or texel (buffer); into
+  // a buffer it first waits for the queued kernels (glFinish; why: field_storage.cpp).
   void upload(std::span<const double> values);
   void download(std::span<double> out) const;
-
-  // The buffer of a Storage::buffer field: entry i at byte i * sizeof(real), in order.
-  Buffer& buffer();
 
   // As the driver declares a field read (`in`): texture unit `unit` / storage buffer binding.
   void bind_read(unsigned unit) const;

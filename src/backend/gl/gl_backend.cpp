@@ -308,10 +308,8 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   SCFD_CHECK(offset >= 0 && offset + values.size() <= static_cast<std::size_t>(x.size()),
              "upload of {} at {} into {}", values.size(), offset, x.size());
   if (values.empty()) return;
-  if (storage_ == gl::Storage::buffer) {  // entries in order: one transfer, no kernel
-    write_reals(storage(x).buffer(), values, static_cast<std::size_t>(offset), precision_);
-    return;
-  }
+  // Through a staging buffer and a kernel for both storages: a transfer straight into a field's
+  // buffer would have to wait for the kernels before it (see FieldStorage::upload).
   State::reserve(state_->receive, values.size() * real_bytes(precision_));
   write_reals(state_->receive, values, 0, precision_);
   const std::size_t per_texel = storage(x).layout().per_texel;
