@@ -1,27 +1,36 @@
-// pcg_update.glsl: the fused vector update of one Jacobi-PCG iteration (solvers/pcg.cpp) over
-// the first n entries, with the first pass of its two reductions:
-//   x <- x + alpha p,  r <- r - alpha q,  z <- dinv .* r,
+// pcg_update.glsl: the fused vector update of PCG iteration k (solvers/pcg.cpp) over the first
+// n entries, with the first pass of its two reductions:
+//   x <- x + alpha p,  r <- r - alpha q,  z <- dinv .* r,   alpha = s[rz_before(k)] / s[pq],
 //   partial[g] = (sum r_i z_i, sum r_i r_i) over the block of workgroup g (texels as in dot.glsl),
 // one pass over seven vectors instead of three updates and two dot products (fused: dispatches
-// are launch-bound at ~1M entries, docs/architecture.md §9). reduce_partials.glsl adds the
-// partials. Twin: CpuBackend::pcg_update. Entries >= n (ghosts) are left alone, as on the cpu.
+// are launch-bound at ~1M entries, docs/architecture.md §9). alpha comes from the scalars on the
+// device (backend::PcgSlots), so the host need not read p·q back. When the iteration is not sound
+// (an earlier breakdown, p·q or r·z not > 0) nothing is written: pcg_reduce.glsl records it.
+// pcg_reduce.glsl adds the partials. Twin: CpuBackend::pcg_update. Entries >= n (ghosts) are
+// left alone, as on the cpu.
 // scfd: kernel
 // scfd: in p q dinv
 // scfd: image x r z
 // scfd: buffer acc2 partial
+// scfd: index acc scalars
 
 #ifndef ITEMS
 #define ITEMS 4
 #endif
 #define red_t acc2
 #include "reduce.glsl"
+#include "pcg_slots.glsl"
 
-uniform real alpha;
+uniform uint s_rz;  // slot of r·z before this iteration
 uniform uint n;
 
 const uint kBlock = LOCAL_SIZE * ITEMS;
 
 void main() {
+  acc pq = scalars[PCG_PQ], rz = scalars[s_rz];
+  // The same values in every invocation, so all return together (before any barrier).
+  if (!(scalars[PCG_BREAKDOWN] == acc(0) && pq > acc(0) && rz > acc(0))) return;
+  real alpha = real(rz / pq);
   uint g = scfd_group();
   uint base = g * kBlock + gl_LocalInvocationID.x;  // coalesced, as in dot.glsl
   red_t s = red_t(0);

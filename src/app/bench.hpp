@@ -54,9 +54,9 @@ void warm_up(const backend::Backend& be, double seconds, const std::function<voi
 // compared with (bytes = entries read + entries written).
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const TimingOptions& o);
 
-// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, gradient, divergence,
-// flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian, node_system,
-// node_system_diagonal, node_system_apply (the operator of node_system assembled by
+// Every Backend kernel (copy, axpy, xpay, scale, dot, pcg_update, pcg_direction, gradient,
+// divergence, flux_sum_abs, curl, rotation, interpolate, integrate, convection, node_laplacian,
+// node_system, node_system_diagonal, node_system_apply (the operator of node_system assembled by
 // Backend::make_node_system, assembly not timed), in this order) on mesh m, each timed as `o`
 // says. device_bytes: Backend::device_bytes() with all of them allocated.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,

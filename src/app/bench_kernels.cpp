@@ -118,7 +118,17 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
   run("xpay", nf, nf, [&] { be.xpay(*a, 0.5, *b); });
   run("scale", nf, nf, [&] { be.scale(0.5, *a, *g_face); });
   run("dot", nfo, nfo, [&] { (void)be.dot(*a, *b, nfo); });
-  run("pcg_update", nfo, nfo, [&] { (void)be.pcg_update(1e-3, *p, *q, *dinv, *x, *r, *z, nfo); });
+  // PCG scalars giving alpha = 1e-3 and beta = 1 on every call (iteration 0 reads slot rz0 and
+  // writes rz0 + 1; its sums leave alpha alone).
+  auto pcg_scalars = be.make_scalars(backend::PcgSlots::count);
+  std::vector<real> sv(backend::PcgSlots::count, 0);
+  sv[backend::PcgSlots::pq] = 1;
+  sv[backend::PcgSlots::rz_before(0)] = 1e-3;
+  sv[backend::PcgSlots::rz_after(0)] = 1e-3;
+  be.write_scalars(sv, *pcg_scalars);
+  run("pcg_update", nfo, nfo,
+      [&] { be.pcg_update(0, *pcg_scalars, *p, *q, *dinv, *x, *r, *z, nfo); });
+  run("pcg_direction", nf, nf, [&] { be.pcg_direction(1, *pcg_scalars, *a, *b); });
   run("gradient", 0, nfo, [&] { be.gradient(m, *q_cell, *q_bound, *g_face); });
   run("divergence", 0, m.n_owned_cells, [&] { be.divergence(m, *u_face, *d_cell); });
   run("flux_sum_abs", 0, m.n_owned_cells, [&] { be.flux_sum_abs(m, *u_face, *d_cell); });

@@ -5,7 +5,7 @@
 //
 // Traffic of one Jacobi-PCG iteration (the bandwidth lower bound; see pcg.hpp for the steps):
 //   node_system_apply (one application of the assembled operator, model of bench_kernels.cpp)
-//   + dot p·q 2 No R + pcg_update 8 No R + xpay p = z + beta p 3 N R
+//   + dot p·q 2 No R + pcg_update 8 No R + pcg_direction p = z + beta p 3 N R
 // The set-up of a solve (diagonal, initial residual) is timed with it but not counted as
 // iterations: over the default 100 iterations it adds about 1%. The assembly of the operator is
 // not timed (done once per matrix, as heat does per run).

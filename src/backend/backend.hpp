@@ -46,6 +46,29 @@ class NodeSystem {
   virtual void apply(const Field& x, Field& y) const = 0;
 };
 
+// A few accumulators kept where the backend computes (device memory on a GPU), in the reductions'
+// precision (double wherever the device has fp64). The PCG keeps its scalars there, so a GPU
+// iteration needs no read-back (solvers/pcg.cpp, docs/architecture.md §6).
+class Scalars {
+ public:
+  virtual ~Scalars() = default;
+  virtual index size() const = 0;
+};
+
+// The slots of a PCG solve's Scalars (Backend::pcg_update and pcg_direction; kernels get them as
+// the defines PCG_PQ, PCG_RR, PCG_BREAKDOWN, PCG_BREAKDOWN_PQ, PCG_BREAKDOWN_RZ).
+struct PcgSlots {
+  static constexpr index pq = 0;   // p·q (q = A p) of the current iteration
+  static constexpr index rz0 = 1;  // r·z: slot rz0 + k % 2 before iteration k, the other after it
+  static constexpr index rr = 3;   // r·r after the last update
+  // 0 while the iteration is sound; else 1 + the first iteration at which p·q or r·z was not > 0,
+  // with those two values in the next slots.
+  static constexpr index breakdown = 4, breakdown_pq = 5, breakdown_rz = 6;
+  static constexpr index count = 7;
+  static constexpr index rz_before(int k) { return rz0 + k % 2; }
+  static constexpr index rz_after(int k) { return rz0 + (k + 1) % 2; }
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -93,11 +116,25 @@ class Backend {
   virtual void multiply(const Field& a, const Field& b, Field& y) const = 0;  // y = a .* b
   virtual void reciprocal(const Field& x, Field& y) const = 0;                // y = 1 ./ x
 
-  // Fused update of one PCG iteration: x += alpha p, r -= alpha q, z = dinv .* r.
-  // Returns this rank's (r·z, r·r) over the first n entries of the updated r and z.
-  virtual std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q,
-                                           const Field& dinv, Field& x, Field& r, Field& z,
-                                           index n) const = 0;
+  // Scalars: n zeros; read_scalars copies all of them to the host (a read-back on a GPU: the
+  // host waits for the queued work), write_scalars replaces all of them.
+  virtual std::unique_ptr<Scalars> make_scalars(index n) const = 0;
+  virtual void read_scalars(const Scalars& s, std::span<real> out) const = 0;
+  virtual void write_scalars(std::span<const real> values, Scalars& s) const = 0;
+  // s[slot] = this rank's sum of x_i y_i over the first n entries, left on the backend.
+  virtual void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const = 0;
+
+  // The fused update of PCG iteration k, its scalars in s (PcgSlots): with pq = s[pq] and
+  // rz = s[rz_before(k)], if s[breakdown] = 0, pq > 0 and rz > 0:
+  //   x += alpha p, r -= alpha q, z = dinv .* r (alpha = rz / pq, first n entries),
+  //   s[rz_after(k)], s[rr] = this rank's r·z, r·r of the updated r and z;
+  // otherwise x, r, z stay, s[rz_after(k)] = rz, and a first breakdown is recorded
+  // (s[breakdown] = k + 1, s[breakdown_pq] = pq, s[breakdown_rz] = rz).
+  virtual void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
+                          Field& x, Field& r, Field& z, index n) const = 0;
+  // The search direction after iteration k: p = z + beta p, beta = s[rz_after(k)] /
+  // s[rz_before(k)] (0 when the divisor is not > 0).
+  virtual void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const = 0;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
   // backend/cpu/operators.hpp. Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z

@@ -6,8 +6,8 @@
 // cells/faces/edges/nodes, with o for owned rows, Nfi owned interior faces, Nk curl entities
 // (edges 3D, nodes 2D), W = dim+1, cw = curl width, nnz = entries of the owned SELL rows,
 // sell(n) = 4 ceil(n/32) + 4 ceil(n/2) bytes of slice starts and 16-bit row lengths.
-// Vector operations over fields of n reals: copy, scale and dot 2 n R, axpy and xpay 3 n R,
-// pcg_update 8 n R (p, q, dinv, x, r read; x, r, z written). Operators:
+// Vector operations over fields of n reals: copy, scale and dot 2 n R, axpy, xpay and
+// pcg_direction 3 n R, pcg_update 8 n R (p, q, dinv, x, r read; x, r, z written). Operators:
 //   gradient           8 Nfo + R (Nc + (Nfo - Nfi) + Nfo)
 //   divergence         4 W Nco + R (Nf + Nco)     (flux_sum_abs the same)
 //   curl               4 cw Nfo + R (Nk + Nfo)
@@ -44,7 +44,7 @@ double entries(const topology::Csr& c, index rows) {
 double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes) {
   const double R = real_bytes, N = n;
   if (op == "copy" || op == "scale" || op == "dot") return 2 * N * R;
-  if (op == "axpy" || op == "xpay") return 3 * N * R;
+  if (op == "axpy" || op == "xpay" || op == "pcg_direction") return 3 * N * R;
   if (op == "pcg_update") return 8 * N * R;
   const double dim = m.dim, W = m.cell_width(), cw = m.curl_width();
   const double Nc = m.n_cells, Nf = m.n_faces, Ne = m.n_edges, Nn = m.n_nodes, Nk = m.n_curl();

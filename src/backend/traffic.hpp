@@ -17,9 +17,9 @@ namespace scfd::backend {
 inline constexpr index kTrafficSellChunk = 32;
 
 // Bytes of one call of `op` on mesh m with reals of `real_bytes` (8 fp64, 4 fp32). Vector
-// operations ("copy", "scale", "dot", "axpy", "xpay", "pcg_update") by their field length n; the
-// operators ("gradient", ..., "node_system_apply") by the mesh, ignoring n. SCFD_CHECK for an
-// unknown name.
+// operations ("copy", "scale", "dot", "axpy", "xpay", "pcg_update", "pcg_direction") by their
+// field length n; the operators ("gradient", ..., "node_system_apply") by the mesh, ignoring n.
+// SCFD_CHECK for an unknown name.
 double traffic_bytes(std::string_view op, const topology::Mesh& m, index n, int real_bytes);
 
 }  // namespace scfd::backend

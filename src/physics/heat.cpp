@@ -162,6 +162,7 @@ void HeatModel::read_time(const config::Case& c) {
   pcg_options_.absolute_tolerance = c.get<double>("solver.absolute_tolerance", 0.0);
   if (!(pcg_options_.absolute_tolerance >= 0)) c.fail("solver.absolute_tolerance", "must be >= 0");
   pcg_options_.max_iterations = read_max_iterations(c);
+  pcg_options_.check_every = read_check_every(c);
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
 }

@@ -75,6 +75,7 @@ void read_solver(const config::Case& c, Setup& s) {
     if (!(options->relative_tolerance > 0)) c.fail(key, "must be > 0");
   }
   s.momentum.max_iterations = s.pressure.max_iterations = read_max_iterations(c);
+  s.momentum.check_every = s.pressure.check_every = read_check_every(c);
 }
 
 void read_fluid(const config::Case& c, Setup& s) {

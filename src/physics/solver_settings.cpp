@@ -13,6 +13,14 @@ int read_max_iterations(const config::Case& c) {
   return static_cast<int>(n);
 }
 
+int read_check_every(const config::Case& c) {
+  const long long n = c.get<long long>("solver.check_every", 0);
+  if (n < 0 || n > 1'000'000)
+    c.fail("solver.check_every",
+           fmt::format("must be 0 (automatic) or between 1 and 1000000, got {}", n));
+  return static_cast<int>(n);
+}
+
 double read_tolerance(const config::Case& c, const std::string& key, double default_value) {
   const double tol = c.get<double>(key, default_value);
   if (!(tol >= 0 && tol < 1))

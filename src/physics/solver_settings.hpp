@@ -15,6 +15,10 @@ inline constexpr long long kMaxIterationsLimit = 10'000'000;
 // solver.max_iterations (default 5000).
 int read_max_iterations(const config::Case& c);
 
+// solver.check_every: PCG iterations between convergence checks, 0 (automatic, the default) to
+// 10^6 (solvers/pcg.hpp).
+int read_check_every(const config::Case& c);
+
 // A relative (or absolute) tolerance key: 0 <= value < 1 (the caller asks for > 0 where 0 is not
 // allowed).
 double read_tolerance(const config::Case& c, const std::string& key, double default_value);

@@ -35,6 +35,12 @@ int world_rank() {
   return rank;
 }
 
+int world_size() {
+  int size = 1;
+  if (mpi_running()) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
 real global_sum(real local) {
   return reduce(local, MPI_SUM);
 }

@@ -13,8 +13,9 @@
 
 namespace scfd::solvers {
 
-// This process's rank in MPI_COMM_WORLD (0 without MPI).
+// This process's rank in MPI_COMM_WORLD (0 without MPI), and the number of ranks (1 without).
 int world_rank();
+int world_size();
 
 real global_sum(real local);
 std::pair<real, real> global_sum(std::pair<real, real> local);  // one message for both

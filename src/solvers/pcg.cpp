@@ -3,21 +3,65 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <initializer_list>
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::solvers {
+namespace {
+
+using S = backend::PcgSlots;
+using Values = std::array<real, S::count>;
+
+constexpr int kFirstInterval = 8;
+constexpr int kMaxInterval = 64;
+
+// With several ranks: the given slots, this rank's sums on the backend, become the sums over all
+// ranks (one read-back, one message, one upload); `values` is left holding every slot. The stop
+// request rides on the same message, so every rank sees it at the same iteration. Returns
+// whether some rank asked to stop.
+bool sum_over_ranks(const backend::Backend& be, backend::Scalars& s, Values& values,
+                    std::initializer_list<index> slots) {
+  be.read_scalars(s, values);
+  if (values[S::breakdown] > 0) return false;  // the sums no longer matter: the caller stops
+  std::array<real, 4> sums{};
+  std::size_t k = 0;
+  for (const index slot : slots) sums[k++] = values[static_cast<std::size_t>(slot)];
+  sums[k] = stop_requested() ? real(1) : real(0);
+  global_sum(std::span<real>(sums.data(), k + 1));
+  k = 0;
+  for (const index slot : slots) values[static_cast<std::size_t>(slot)] = sums[k++];
+  be.write_scalars(values, s);
+  return sums[k] > 0;
+}
+
+}  // namespace
+
+int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
+                        real residual_prev, real target) {
+  if (check_every > 0) return check_every;
+  if (!device) return 1;
+  if (k_prev < 0 || !(residual < residual_prev) || !(residual > target) || !(target > 0))
+    return kFirstInterval;
+  const real rate = std::log(residual_prev / residual) / (k - k_prev);  // per iteration
+  const real needed = std::log(residual / target) / rate;
+  return static_cast<int>(std::clamp(std::floor(needed / 2), real(1), real(kMaxInterval)));
+}
 
 Pcg::Pcg(const backend::Backend& backend, index n)
     : be_(backend),
+      device_(backend.device_info().index >= 0),
       r_(backend.make_field(n)),
       z_(backend.make_field(n)),
       p_(backend.make_field(n)),
       q_(backend.make_field(n)),
-      dinv_(backend.make_field(n)) {}
+      dinv_(backend.make_field(n)),
+      s_(backend.make_scalars(S::count)) {}
 
 SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
                        const SolveOptions& opt, bool refresh_diagonal) {
@@ -36,61 +80,77 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
     res.message = "right-hand side is zero: x = 0";
     return res;
   }
+  const bool ranks = world_size() > 1;
 
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
   be_.multiply(*dinv_, *r_, *z_);
   be_.copy(*z_, *p_);
-  auto [rz, rr] = global_sum({be_.dot(*r_, *z_, n), be_.dot(*r_, *r_, n)});
-  res.residual = std::sqrt(rr);
+  Values v{};
+  be_.write_scalars(v, *s_);  // no breakdown recorded
+  be_.dot(*r_, *z_, n, *s_, S::rz_before(0));
+  be_.dot(*r_, *r_, n, *s_, S::rr);
+  if (ranks) sum_over_ranks(be_, *s_, v, {S::rz_before(0), S::rr});
 
-  while (true) {
-    res.relative_residual = res.residual / scale;
-    if (!std::isfinite(res.residual)) {
-      res.status = SolveStatus::breakdown;
-      res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual,
-                                res.iterations);
-      return res;
+  int next_check = 0, k_prev = -1;
+  real residual_prev = 0;
+  for (int k = 0;; ++k) {
+    if (ranks || k == next_check) {
+      if (!ranks) be_.read_scalars(*s_, v);  // with ranks, v is this iteration's already
+      if (v[S::breakdown] > 0) {
+        res.status = SolveStatus::breakdown;
+        res.iterations = static_cast<int>(v[S::breakdown]) - 1;
+        res.residual = std::sqrt(v[S::rr]);
+        res.relative_residual = res.residual / scale;
+        res.message = fmt::format(
+            "PCG breakdown at iteration {}: p·Ap = {:.3e}, r·z = {:.3e} (the operator or the "
+            "preconditioner is not positive definite)",
+            res.iterations, v[S::breakdown_pq], v[S::breakdown_rz]);
+        return res;
+      }
+      res.iterations = k;
+      res.residual = std::sqrt(v[S::rr]);
+      res.relative_residual = res.residual / scale;
+      if (!std::isfinite(res.residual)) {
+        res.status = SolveStatus::breakdown;
+        res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual, k);
+        return res;
+      }
+      if (res.residual <= target) {
+        res.status = SolveStatus::converged;
+        res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})",
+                                  k, res.residual, res.relative_residual);
+        return res;
+      }
+      if (k >= opt.max_iterations) {
+        res.status = SolveStatus::max_iterations;
+        res.message = fmt::format(
+            "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
+            "tolerance {:.3e}",
+            k, res.residual, res.relative_residual, target);
+        return res;
+      }
+      const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
+                                               residual_prev, target);
+      next_check = std::min(k + interval, opt.max_iterations);
+      k_prev = k;
+      residual_prev = res.residual;
     }
-    if (res.residual <= target) {
-      res.status = SolveStatus::converged;
-      res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})",
-                                res.iterations, res.residual, res.relative_residual);
-      return res;
-    }
-    if (res.iterations >= opt.max_iterations) {
-      res.status = SolveStatus::max_iterations;
-      res.message = fmt::format(
-          "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
-          "tolerance {:.3e}",
-          res.iterations, res.residual, res.relative_residual, target);
+    if (!ranks && stop_requested()) {
+      res.status = SolveStatus::interrupted;
+      res.message = fmt::format("stopped on request at iteration {}", k);
       return res;
     }
     a.apply(*p_, *q_);
-    const real pq = global_sum(be_.dot(*p_, *q_, n));
-    if (!(pq > 0) || !(rz > 0)) {
-      res.status = SolveStatus::breakdown;
-      res.message = fmt::format(
-          "PCG breakdown at iteration {}: p·Ap = {:.3e}, r·z = {:.3e} (the operator or the "
-          "preconditioner is not positive definite)",
-          res.iterations, pq, rz);
-      return res;
-    }
-    const real alpha = rz / pq;
-    // The stop request rides on the iteration's reduction, so every rank sees it at once.
-    const auto [rz_local, rr_local] = be_.pcg_update(alpha, *p_, *q_, *dinv_, x, *r_, *z_, n);
-    real sums[3] = {rz_local, rr_local, stop_requested() ? real(1) : real(0)};
-    global_sum(std::span<real>(sums));
-    const real rz_new = sums[0], rr_new = sums[1];
-    if (sums[2] > 0) {
+    be_.dot(*p_, *q_, n, *s_, S::pq);
+    if (ranks) sum_over_ranks(be_, *s_, v, {S::pq});
+    be_.pcg_update(k, *s_, *p_, *q_, *dinv_, x, *r_, *z_, n);
+    if (ranks && sum_over_ranks(be_, *s_, v, {S::rz_after(k), S::rr})) {
       res.status = SolveStatus::interrupted;
-      res.message = fmt::format("stopped on request at iteration {}", res.iterations + 1);
+      res.message = fmt::format("stopped on request at iteration {}", k + 1);
       return res;
     }
-    be_.xpay(*z_, rz_new / rz, *p_);  // p = z + beta p
-    rz = rz_new;
-    res.residual = std::sqrt(rr_new);
-    ++res.iterations;
+    be_.pcg_direction(k, *s_, *z_, *p_);
   }
 }
 

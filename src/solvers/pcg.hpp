@@ -1,8 +1,15 @@
 // Jacobi-preconditioned conjugate gradients (Hestenes–Stiefel with M = diag(A); Saad, Iterative
 // Methods for Sparse Linear Systems, Alg. 9.1), written against the Backend interface so the
-// same iteration runs on every backend. One operator application, one fused update
-// (x, r, z and the two reductions) and one extra dot product (p·q) per iteration; the only
-// numbers that reach the host are the CG scalars.
+// same iteration runs on every backend. One operator application, one dot product (p·q), one
+// fused update (x, r, z and the two reductions) and one direction update per iteration.
+//
+// The CG scalars stay on the backend (Backend::Scalars, PcgSlots): alpha and beta are formed
+// there from the reductions, so on a GPU an iteration queues its kernels without waiting for the
+// host. The host reads the residual only at convergence checks: every iteration on the cpu, on a
+// GPU at an adaptive interval (next_check_interval), or every `check_every` iterations when set.
+// The iterates are those of the textbook loop bit for bit; a solve may run up to interval - 1
+// iterations past the one where it first met the tolerance. With several ranks each reduction is
+// summed over the ranks on the host (MPI), so every iteration is checked there.
 #pragma once
 
 #include <memory>
@@ -12,6 +19,15 @@
 #include "solvers/solve_result.hpp"
 
 namespace scfd::solvers {
+
+// Iterations until the next convergence check, after a check at iteration k with residual
+// `residual` (the previous check: iteration k_prev, residual_prev; k_prev < 0 when there was
+// none). check_every > 0: that. check_every = 0 (automatic): 1 when `device` is false (a
+// read-back is free); on a device half the iterations the convergence rate since the previous
+// check predicts are still needed to reach `target`, between 1 and 64 (8 before a rate is known),
+// so checks come closer as the solve nears its tolerance.
+int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
+                        real residual_prev, real target);
 
 // Work vectors, allocated once per operator size and reused every solve.
 class Pcg {
@@ -24,7 +40,9 @@ class Pcg {
 
  private:
   const backend::Backend& be_;
+  bool device_;  // the backend's scalars live on a device: a read-back waits for the queue
   std::unique_ptr<backend::Field> r_, z_, p_, q_, dinv_;
+  std::unique_ptr<backend::Scalars> s_;
 };
 
 }  // namespace scfd::solvers

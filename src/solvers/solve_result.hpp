@@ -12,6 +12,9 @@ struct SolveOptions {
   real relative_tolerance = 1e-10;  // stop when |r| <= relative_tolerance |b| ...
   real absolute_tolerance = 0;      // ... or |r| <= absolute_tolerance
   int max_iterations = 1000;
+  // PCG: iterations between convergence checks (each a read-back on a GPU); 0: automatic
+  // (solvers/pcg.hpp, next_check_interval).
+  int check_every = 0;
 };
 
 // interrupted: a stop was requested (core/stop.hpp) on some rank; every rank sees it at the same

@@ -2,10 +2,11 @@
 // fp64 and fp32: every vector operation on random data of sizes 0, 1, around the workgroup sizes
 // (64 for element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot
 // and pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
-// relative to sum |x_i y_i|; max_abs equals the cpu's bit for bit; download_indices (with its
-// cached index lists) and upload_range; Jacobi-PCG on a heat-like node system (Dirichlet nodes
-// eliminated, the assembled operator of make_node_system) reproduces the cpu backend's iteration
-// count +-1 and solution; make_backend's errors are one line.
+// relative to sum |x_i y_i|; the PCG scalars (a dot into a slot, the breakdown record of
+// pcg_update, beta of pcg_direction) equal the cpu's; max_abs equals the cpu's bit for bit;
+// download_indices (with its cached index lists) and upload_range; Jacobi-PCG on a heat-like node
+// system (Dirichlet nodes eliminated, the assembled operator of make_node_system) reproduces the
+// cpu backend's iteration count +-1 and solution; make_backend's errors are one line.
 //
 // fp32: both backends get the same float-representable inputs, so the cpu result is the exact
 // answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
@@ -242,8 +243,52 @@ TEST_P(GlBackendTest, MaxAbsEqualsCpuBitForBit) {
   }
 }
 
+// PCG scalars of both backends holding the same values.
+struct ScalarPair {
+  std::unique_ptr<Scalars> cpu, gpu;
+};
+
+TEST_P(GlBackendTest, ScalarsRoundTripAndDotIntoASlot) {
+  ScalarPair s{cpu.make_scalars(PcgSlots::count), gpu->make_scalars(PcgSlots::count)};
+  std::vector<real> got(PcgSlots::count, 1);
+  gpu->read_scalars(*s.gpu, got);
+  EXPECT_EQ(got, std::vector<real>(PcgSlots::count, 0));  // made as zeros
+  const std::vector<real> v = {0.5, -2, 3.25, 1e-3f, 0, 7, 1};
+  gpu->write_scalars(v, *s.gpu);
+  gpu->read_scalars(*s.gpu, got);
+  for (std::size_t k = 0; k < v.size(); ++k)
+    EXPECT_EQ(got[k], precision() == Precision::fp64 || gpu->device().fp64
+                          ? v[k]
+                          : static_cast<real>(static_cast<float>(v[k])));
+  cpu.write_scalars(v, *s.cpu);
+  for (std::size_t size : {0, 1, 1025, 100003}) {
+    const auto n = static_cast<index>(size - size / 7);
+    Pair xs = make_pair(random_values(size, 30 + size, precision()));
+    Pair ys = make_pair(random_values(size, 31 + size, precision()));
+    gpu->dot(*xs.gpu, *ys.gpu, n, *s.gpu, 3);
+    cpu.dot(*xs.cpu, *ys.cpu, n, *s.cpu, 3);
+    std::vector<real> want(PcgSlots::count);
+    gpu->read_scalars(*s.gpu, got);
+    cpu.read_scalars(*s.cpu, want);
+    // The same kernels as the read-back dot: the same bits; the other slots are untouched.
+    EXPECT_EQ(got[3], gpu->dot(*xs.gpu, *ys.gpu, n)) << "size " << size;
+    const std::vector<real> x = values(cpu, *xs.cpu), y = values(cpu, *ys.cpu);
+    EXPECT_LE(std::abs(got[3] - want[3]), reduction_tolerance(precision()) *
+                                              sum_abs_products(x, y, static_cast<std::size_t>(n)))
+        << "size " << size;
+    EXPECT_EQ(got[2], 3.25);
+    EXPECT_EQ(got[4], 0);
+  }
+}
+
+// Iteration k = 1 (r·z before it in slot rz0 + 1, after it in slot rz0): a sound iteration
+// updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 must
+// leave x, r, z alone and record the breakdown, and a later sound-looking iteration must not
+// undo the record or move x.
 TEST_P(GlBackendTest, PcgUpdateMatchesCpuAndIsDeterministic) {
   const real alpha = precision() == Precision::fp32 ? real(0.375f) : 0.3754321;
+  using Sl = PcgSlots;
+  constexpr int k = 1;
   for (std::size_t size : kSizes) {
     const auto n = static_cast<index>(size - size / 7);
     const std::vector<real> p = random_values(size, 10 + size, precision());
@@ -253,18 +298,25 @@ TEST_P(GlBackendTest, PcgUpdateMatchesCpuAndIsDeterministic) {
     const std::vector<real> r0 = random_values(size, 14 + size, precision());
     const std::vector<real> z0 = random_values(size, 15 + size, precision());
     Pair ps = make_pair(p), qs = make_pair(q), ds = make_pair(dinv);
-    std::pair<real, real> first{};
+    std::vector<real> s0(Sl::count, 0);
+    s0[Sl::pq] = 1;
+    s0[Sl::rz_before(k)] = alpha;  // alpha = rz / pq
+    s0[Sl::rz_after(k)] = -9;
+    s0[Sl::rr] = -9;
+    std::vector<real> first;
     for (int repeat = 0; repeat < 3; ++repeat) {
       Pair xs = make_pair(x0), rs = make_pair(r0), zs = make_pair(z0);
-      const auto want =
-          cpu.pcg_update(alpha, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
-      const auto got =
-          gpu->pcg_update(alpha, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
+      ScalarPair s{cpu.make_scalars(Sl::count), gpu->make_scalars(Sl::count)};
+      cpu.write_scalars(s0, *s.cpu);
+      gpu->write_scalars(s0, *s.gpu);
+      cpu.pcg_update(k, *s.cpu, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
+      gpu->pcg_update(k, *s.gpu, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
+      std::vector<real> want(Sl::count), got(Sl::count);
+      cpu.read_scalars(*s.cpu, want);
+      gpu->read_scalars(*s.gpu, got);
       if (repeat > 0) {
-        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.first),
-                  std::bit_cast<std::uint64_t>(first.first));
-        ASSERT_EQ(std::bit_cast<std::uint64_t>(got.second),
-                  std::bit_cast<std::uint64_t>(first.second));
+        for (std::size_t j = 0; j < got.size(); ++j)
+          ASSERT_EQ(std::bit_cast<std::uint64_t>(got[j]), std::bit_cast<std::uint64_t>(first[j]));
         continue;
       }
       first = got;
@@ -282,11 +334,65 @@ TEST_P(GlBackendTest, PcgUpdateMatchesCpuAndIsDeterministic) {
       const auto un = static_cast<std::size_t>(n);
       const real tol = reduction_tolerance(precision());
       // fp32: r and z are rounded on the GPU, so r·z carries their rounding (relative 1e-7 each).
-      EXPECT_LE(std::abs(got.first - want.first), tol * sum_abs_products(r1, z1, un))
+      EXPECT_LE(std::abs(got[Sl::rz_after(k)] - want[Sl::rz_after(k)]),
+                tol * sum_abs_products(r1, z1, un))
           << "r·z size " << size;
-      EXPECT_LE(std::abs(got.second - want.second), tol * sum_abs_products(r1, r1, un))
+      EXPECT_LE(std::abs(got[Sl::rr] - want[Sl::rr]), tol * sum_abs_products(r1, r1, un))
           << "r·r size " << size;
+      for (index j : {Sl::pq, Sl::rz_before(k), Sl::breakdown, Sl::breakdown_pq, Sl::breakdown_rz})
+        EXPECT_EQ(got[j], want[j]) << "slot " << j << " size " << size;
+
+      // Breakdown: p·q = -0.5 at iteration k; then an iteration whose p·q looks sound.
+      for (const real pq : {-0.5, 1.0}) {
+        got[Sl::pq] = want[Sl::pq] = pq;
+        cpu.write_scalars(want, *s.cpu);
+        gpu->write_scalars(got, *s.gpu);
+        const std::vector<real> x1 = values(*gpu, *xs.gpu), r1g = values(*gpu, *rs.gpu);
+        cpu.pcg_update(k, *s.cpu, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
+        gpu->pcg_update(k, *s.gpu, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
+        EXPECT_EQ(values(*gpu, *xs.gpu), x1) << "x moved after a breakdown, size " << size;
+        EXPECT_EQ(values(*gpu, *rs.gpu), r1g) << "r moved after a breakdown, size " << size;
+        // Each backend keeps its sums (they differ in the last bits: summation order) but
+        // r·z after = r·z before; the record is the same on both.
+        const std::vector<real> want_before = want, got_before = got;
+        cpu.read_scalars(*s.cpu, want);
+        gpu->read_scalars(*s.gpu, got);
+        EXPECT_EQ(want[Sl::breakdown], k + 1);
+        EXPECT_EQ(want[Sl::breakdown_pq], -0.5);
+        EXPECT_EQ(want[Sl::breakdown_rz], alpha);
+        for (index j : {Sl::breakdown, Sl::breakdown_pq, Sl::breakdown_rz})
+          EXPECT_EQ(got[j], want[j]) << "slot " << j << " size " << size << " pq " << pq;
+        for (const auto* v : {&want, &got}) {
+          const auto& before = v == &want ? want_before : got_before;
+          EXPECT_EQ((*v)[Sl::rz_after(k)], (*v)[Sl::rz_before(k)]);
+          EXPECT_EQ((*v)[Sl::rr], before[Sl::rr]);
+        }
+      }
     }
+  }
+}
+
+// p = z + beta p with beta = s[rz_after(k)] / s[rz_before(k)], or beta = 0 when that divisor is
+// not > 0; for both parities of k.
+TEST_P(GlBackendTest, PcgDirectionMatchesCpu) {
+  for (std::size_t size : kSizes) {
+    const std::vector<real> z = random_values(size, 40 + size, precision());
+    const std::vector<real> p = random_values(size, 41 + size, precision());
+    for (const int k : {0, 1})
+      for (const real rz_before : {0.75, 0.0}) {
+        std::vector<real> sv(PcgSlots::count, 0);
+        sv[PcgSlots::rz_before(k)] = rz_before;
+        sv[PcgSlots::rz_after(k)] = 0.5;
+        ScalarPair s{cpu.make_scalars(PcgSlots::count), gpu->make_scalars(PcgSlots::count)};
+        cpu.write_scalars(sv, *s.cpu);
+        gpu->write_scalars(sv, *s.gpu);
+        Pair zs = make_pair(z), ps = make_pair(p);
+        cpu.pcg_direction(k, *s.cpu, *zs.cpu, *ps.cpu);
+        gpu->pcg_direction(k, *s.gpu, *zs.gpu, *ps.gpu);
+        std::vector<real> scale(size);
+        for (std::size_t i = 0; i < size; ++i) scale[i] = std::abs(z[i]) + std::abs(p[i]);
+        expect_close(ps, scale, "pcg_direction");
+      }
   }
 }
 

@@ -142,19 +142,25 @@ std::pair<double, double> expect_cavity_matches_cpu(const std::string& gpu_sets,
   return {cpu.figure("iterations_total"), gpu.figure("iterations_total")};
 }
 
-// The momentum and pressure solves stop at a relative residual of 1e-9, and the PCG iteration
-// counts agree: measured on llvmpipe, every figure agrees to the 10 digits the summary prints.
+// The momentum and pressure solves stop at a relative residual of 1e-9. With a convergence check
+// every iteration (as the cpu does) the iteration counts agree (+-1 per solve); measured on
+// llvmpipe, every figure agrees to the 10 digits the summary prints.
 TEST(GlRun, CavityNsClassicalFp64MatchesCpu) {
   const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
-      "", {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-9});
+      "--set solver.check_every=1",
+      {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-9});
   EXPECT_NEAR(gpu_iterations, cpu_iterations, 10);  // 5 steps, two solves each: +-1 per solve
 }
 
-TEST(GlRun, CavityNsClassicalTextureFieldsMatchCpu) {
+// The GPU's automatic check interval (solver.check_every = 0) lets a pressure solve run a few
+// iterations past its tolerance (measured on llvmpipe: 15 more in 1,346, about 3 per solve),
+// never fewer; the figures agree as closely.
+TEST(GlRun, CavityNsClassicalTextureFieldsWithAutomaticChecksMatchCpu) {
   const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
       "--set solver.storage=texture",
       {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-9});
-  EXPECT_NEAR(gpu_iterations, cpu_iterations, 10);
+  EXPECT_GE(gpu_iterations, cpu_iterations - 10);
+  EXPECT_LE(gpu_iterations, 1.05 * cpu_iterations);
 }
 
 // fp32 cannot reach 1e-9: solves to 1e-5 (measured: energy 1e-6 relative, velocities 5e-6,

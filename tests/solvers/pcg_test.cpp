@@ -1,6 +1,8 @@
 // Jacobi-PCG on the cpu backend: solves a small SPD system to tolerance (checked against the
 // true residual), reports non-convergence and breakdown instead of returning garbage, and gives
-// the same iterations and bits on repeated solves.
+// the same iterations and bits on repeated solves. Convergence checks every k iterations change
+// where a solve stops (by fewer than k iterations), never the iterates; the automatic interval
+// of a device comes closer as the residual nears its target.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -120,6 +122,59 @@ TEST(Pcg, AbsoluteToleranceStopsEarly) {
       pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .absolute_tolerance = 1e-2});
   EXPECT_TRUE(loose.converged());
   EXPECT_LT(loose.iterations, strict.iterations);
+}
+
+TEST(Pcg, CheckIntervalChangesWhereItStopsNotTheIterates) {
+  Problem p1, p2;
+  Tridiagonal a(p1.n, 0.0001);
+  Pcg pcg1(p1.be, p1.n), pcg2(p2.be, p2.n);
+  // Both run exactly 21 iterations (21 is not a multiple of 4: the last check comes at the cap).
+  const auto r1 = pcg1.solve(a, *p1.b, *p1.x, {.relative_tolerance = 1e-14, .max_iterations = 21});
+  const auto r2 = pcg2.solve(a, *p2.b, *p2.x,
+                             {.relative_tolerance = 1e-14, .max_iterations = 21, .check_every = 4});
+  EXPECT_EQ(r1.status, SolveStatus::max_iterations);
+  EXPECT_EQ(r2.status, SolveStatus::max_iterations);
+  EXPECT_EQ(r2.iterations, 21);
+  EXPECT_EQ(r1.residual, r2.residual);
+  auto x1 = host(*p1.x), x2 = host(*p2.x);
+  for (index i = 0; i < p1.n; ++i) ASSERT_EQ(x1[i], x2[i]);
+  // Converging with checks every 5: stops at the first check past the every-iteration stop.
+  p1.be.fill(*p1.x, 0);
+  p2.be.fill(*p2.x, 0);
+  const auto every = pcg1.solve(a, *p1.b, *p1.x, {.relative_tolerance = 1e-8});
+  const auto fifth = pcg2.solve(a, *p2.b, *p2.x, {.relative_tolerance = 1e-8, .check_every = 5});
+  ASSERT_TRUE(every.converged() && fifth.converged()) << every.message << fifth.message;
+  EXPECT_EQ(fifth.iterations % 5, 0);
+  EXPECT_GE(fifth.iterations, every.iterations);
+  EXPECT_LT(fifth.iterations, every.iterations + 5);
+}
+
+TEST(Pcg, BreakdownWithSparseChecksReportsItsIterationAndKeepsX) {
+  Problem p1, p2;
+  Tridiagonal a(p1.n, -1.5);
+  Pcg pcg1(p1.be, p1.n), pcg2(p2.be, p2.n);
+  const auto every = pcg1.solve(a, *p1.b, *p1.x, {});
+  const auto sparse = pcg2.solve(a, *p2.b, *p2.x, {.check_every = 50});
+  ASSERT_EQ(every.status, SolveStatus::breakdown) << every.message;
+  ASSERT_EQ(sparse.status, SolveStatus::breakdown) << sparse.message;
+  EXPECT_EQ(sparse.iterations, every.iterations);
+  EXPECT_EQ(sparse.message, every.message);
+  auto x1 = host(*p1.x), x2 = host(*p2.x);
+  for (index i = 0; i < p1.n; ++i) ASSERT_EQ(x1[i], x2[i]);  // x as at the breakdown
+}
+
+TEST(Pcg, AutomaticCheckInterval) {
+  // Fixed, and the host (every iteration).
+  EXPECT_EQ(next_check_interval(3, true, 10, 1e-3, 5, 1e-2, 1e-9), 3);
+  EXPECT_EQ(next_check_interval(0, false, 10, 1e-3, 5, 1e-2, 1e-9), 1);
+  // A device: 8 before a rate is known or without progress; then half the predicted rest.
+  EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9), 8);
+  EXPECT_EQ(next_check_interval(0, true, 16, 1.0, 8, 1.0, 1e-9), 8);
+  // 1e-2 -> 1e-3 in 10 iterations: 60 more to 1e-9, so the next check in 30.
+  EXPECT_NEAR(next_check_interval(0, true, 20, 1e-3, 10, 1e-2, 1e-9), 30, 1);  // rounding
+  // Near the target: every iteration; far from it: at most 64.
+  EXPECT_EQ(next_check_interval(0, true, 20, 1.1e-9, 10, 1e-8, 1e-9), 1);
+  EXPECT_EQ(next_check_interval(0, true, 20, 0.9, 10, 1.0, 1e-9), 64);
 }
 
 }  // namespace

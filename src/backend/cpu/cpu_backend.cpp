@@ -124,13 +124,59 @@ void CpuBackend::reciprocal(const Field& xf, Field& yf) const {
   for (std::size_t i = 0; i < y.size(); ++i) y[i] = 1 / x[i];
 }
 
-std::pair<real, real> CpuBackend::pcg_update(real alpha, const Field& pf, const Field& qf,
-                                             const Field& dinvf, Field& xf, Field& rf, Field& zf,
-                                             index n) const {
+namespace {
+std::span<real> values(Scalars& s) {
+  auto* c = dynamic_cast<CpuScalars*>(&s);
+  SCFD_CHECK(c != nullptr, "scalars of another backend were passed to the cpu backend");
+  return c->data();
+}
+std::span<const real> values(const Scalars& s) {
+  const auto* c = dynamic_cast<const CpuScalars*>(&s);
+  SCFD_CHECK(c != nullptr, "scalars of another backend were passed to the cpu backend");
+  return c->data();
+}
+}  // namespace
+
+std::unique_ptr<Scalars> CpuBackend::make_scalars(index n) const {
+  return std::make_unique<CpuScalars>(n);
+}
+
+void CpuBackend::read_scalars(const Scalars& s, std::span<real> out) const {
+  SCFD_CHECK(out.size() == static_cast<std::size_t>(s.size()), "read {} scalars into {}", s.size(),
+             out.size());
+  std::ranges::copy(values(s), out.begin());
+}
+
+void CpuBackend::write_scalars(std::span<const real> in, Scalars& s) const {
+  SCFD_CHECK(in.size() == static_cast<std::size_t>(s.size()), "write {} scalars into {}", in.size(),
+             s.size());
+  std::ranges::copy(in, values(s).begin());
+}
+
+void CpuBackend::dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const {
+  values(s)[static_cast<std::size_t>(slot)] = dot(x, y, n);
+}
+
+void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf,
+                            const Field& dinvf, Field& xf, Field& rf, Field& zf, index n) const {
+  using S = PcgSlots;
   auto p = host(pf), q = host(qf), dinv = host(dinvf);
   auto x = host(xf), r = host(rf), z = host(zf);
   SCFD_CHECK(p.size() == x.size() && q.size() == x.size() && r.size() == x.size() &&
              z.size() == x.size() && dinv.size() == x.size() && n >= 0 && n <= xf.size());
+  auto s = values(sf);
+  SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
+  const real pq = s[S::pq], rz_old = s[S::rz_before(k)];
+  if (!(s[S::breakdown] == 0 && pq > 0 && rz_old > 0)) {
+    if (s[S::breakdown] == 0) {
+      s[S::breakdown] = k + 1;
+      s[S::breakdown_pq] = pq;
+      s[S::breakdown_rz] = rz_old;
+    }
+    s[S::rz_after(k)] = rz_old;
+    return;
+  }
+  const real alpha = rz_old / pq;
   real rz = 0, rr = 0;
   for (index i = 0; i < n; ++i) {
     x[i] += alpha * p[i];
@@ -139,7 +185,14 @@ std::pair<real, real> CpuBackend::pcg_update(real alpha, const Field& pf, const 
     rz += r[i] * z[i];
     rr += r[i] * r[i];
   }
-  return {rz, rr};
+  s[S::rz_after(k)] = rz;
+  s[S::rr] = rr;
+}
+
+void CpuBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
+  auto s = values(sf);
+  const real rz_old = s[PcgSlots::rz_before(k)];
+  xpay(z, rz_old > 0 ? s[PcgSlots::rz_after(k)] / rz_old : real(0), p);
 }
 
 namespace {

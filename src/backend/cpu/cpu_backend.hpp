@@ -23,6 +23,17 @@ class CpuField final : public Field {
 std::span<real> host(Field& f);
 std::span<const real> host(const Field& f);
 
+class CpuScalars final : public Scalars {
+ public:
+  explicit CpuScalars(index n) : data_(static_cast<std::size_t>(n), real(0)) {}
+  index size() const override { return static_cast<index>(data_.size()); }
+  std::span<real> data() { return data_; }
+  std::span<const real> data() const { return data_; }
+
+ private:
+  std::vector<real> data_;
+};
+
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -34,6 +45,7 @@ class CpuBackend final : public Backend {
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
   void fill(Field& y, real value) const override;
   void copy(const Field& x, Field& y) const override;
+  using Backend::dot;
   real dot(const Field& x, const Field& y, index n) const override;
   real max_abs(const Field& x, index n) const override;
   void axpy(real a, const Field& x, Field& y) const override;
@@ -41,8 +53,13 @@ class CpuBackend final : public Backend {
   void scale(real a, const Field& x, Field& y) const override;
   void multiply(const Field& a, const Field& b, Field& y) const override;
   void reciprocal(const Field& x, Field& y) const override;
-  std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
-                                   Field& x, Field& r, Field& z, index n) const override;
+  std::unique_ptr<Scalars> make_scalars(index n) const override;
+  void read_scalars(const Scalars& s, std::span<real> out) const override;
+  void write_scalars(std::span<const real> values, Scalars& s) const override;
+  void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
+  void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
+                  Field& r, Field& z, index n) const override;
+  void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                 Field& g_face) const override;
   void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;

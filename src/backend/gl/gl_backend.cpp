@@ -1,12 +1,13 @@
 // The gl-compute backend (see gl_backend.hpp). Each Backend call is one compute kernel of kernels/
 // named after it (fill, copy, axpy, xpay, scale, multiply, reciprocal, dot, max_abs, pcg_update,
-// download_indices), the twin of the CpuBackend method of the same name; operators go through
-// Operators on a DeviceMesh cached per Mesh.
+// pcg_direction, download_indices), the twin of the CpuBackend method of the same name; operators
+// go through Operators on a DeviceMesh cached per Mesh.
 //
 // Reductions (dot, pcg_update, max_abs): the first pass gives each workgroup a fixed block of
 // kReduceLocal * kReduceItems consecutive entries, combined by a shared-memory tree into one
-// partial per workgroup; ONE workgroup of reduce_partials.glsl then combines the partials in a
-// fixed order and only the total (8 or 16 bytes) is read back. Nothing depends on timing or
+// partial per workgroup; ONE workgroup of reduce_partials.glsl (pcg_reduce.glsl for pcg_update)
+// then combines the partials in a fixed order and writes the total (8 or 16 bytes) where the host
+// reads it back, or into a slot of Scalars, which stay on the device. Nothing depends on timing or
 // atomics, so a reduction over the same data gives the same bits every run (docs/architecture.md
 // §8.3); a maximum (max_abs) is moreover exact, so it equals the cpu's.
 //
@@ -21,7 +22,6 @@
 #include "backend/gl/gl_backend.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -78,6 +78,34 @@ void read_reals(const Buffer& b, std::span<real> out, Precision p) {
   std::copy(f.begin(), f.end(), out.begin());
 }
 
+// Scalars in a storage buffer of accumulators (double, or float on a device without fp64).
+class GlScalars final : public Scalars {
+ public:
+  GlScalars(index n, bool fp64)
+      : n_(n), fp64_(fp64), buffer_(static_cast<std::size_t>(std::max<index>(n, 1)) * bytes()) {}
+  index size() const override { return n_; }
+  bool fp64() const { return fp64_; }
+  std::size_t bytes() const { return fp64_ ? sizeof(double) : sizeof(float); }
+  Buffer& buffer() { return buffer_; }
+  const Buffer& buffer() const { return buffer_; }
+
+ private:
+  index n_;
+  bool fp64_;
+  Buffer buffer_;
+};
+
+GlScalars& gl_scalars(Scalars& s) {
+  auto* g = dynamic_cast<GlScalars*>(&s);
+  SCFD_CHECK(g != nullptr, "scalars of another backend were passed to the gl-compute backend");
+  return *g;
+}
+const GlScalars& gl_scalars(const Scalars& s) {
+  const auto* g = dynamic_cast<const GlScalars*>(&s);
+  SCFD_CHECK(g != nullptr, "scalars of another backend were passed to the gl-compute backend");
+  return *g;
+}
+
 void check_same_size(const Field& a, const Field& b) {
   SCFD_CHECK(a.size() == b.size(), "field sizes differ: {} vs {}", a.size(), b.size());
 }
@@ -123,7 +151,7 @@ struct GlBackend::State {
   std::unique_ptr<Operators> operators;
   std::vector<std::unique_ptr<DeviceMesh>> meshes;
   Buffer partials;  // first-pass sums, grown on demand
-  Buffer result;    // the reduced total: up to 2 accumulators
+  Buffer result;    // the reduced total read back by dot and max_abs
   Buffer send;      // download_indices output, grown on demand
   Buffer receive;   // upload_range input, grown on demand
   std::vector<IndexList> index_lists;
@@ -137,26 +165,22 @@ struct GlBackend::State {
         precision(p),
         storage(s),
         acc_fp64(context.info().fp64),
-        result(2 * sizeof(double)) {}
+        partials(2 * sizeof(double)),
+        result(sizeof(double)) {}
 
-  // The kernel of that name, compiled on first use; reductions get their geometry and
-  // accumulator types as defines. "reduce_partials2" is reduce_partials for (r·z, r·r) pairs,
-  // "reduce_partials_max" the one that takes the largest partial (max_abs).
+  // The kernel of that name, compiled on first use, with the accumulator types as defines;
+  // reductions also get their geometry. "reduce_partials_max" is reduce_partials taking the
+  // largest partial (max_abs).
   gl::Program& program(const std::string& key) {
     if (auto it = programs.find(key); it != programs.end()) return it->second;
     std::string kernel = key;
-    gl::Defines defines;
-    const bool reduction =
-        key == "dot" || key == "pcg_update" || key == "max_abs" || key.starts_with("reduce");
+    gl::Defines defines = {{"acc", acc_fp64 ? "double" : "float"},
+                           {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
+    const bool reduction = key == "dot" || key == "pcg_update" || key == "max_abs" ||
+                           key == "pcg_reduce" || key.starts_with("reduce");
     if (reduction) {
-      defines = {{"LOCAL_SIZE", std::to_string(kReduceLocal)},
-                 {"ITEMS", std::to_string(kReduceItems)},
-                 {"acc", acc_fp64 ? "double" : "float"},
-                 {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
-    }
-    if (key == "reduce_partials2") {
-      kernel = "reduce_partials";
-      defines.emplace_back("red_t", "acc2");
+      defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
+      defines.emplace_back("ITEMS", std::to_string(kReduceItems));
     }
     if (key == "reduce_partials_max") {
       kernel = "reduce_partials";
@@ -175,24 +199,28 @@ struct GlBackend::State {
     if (b.size() < bytes) b = Buffer(bytes);
   }
 
-  // Second pass over the first pass's `groups` partials by program `key` (reduce_partials,
-  // reduce_partials2 or reduce_partials_max); reads back the C accumulated totals.
-  template <int C>
-  std::array<real, C> reduce_partials(std::size_t groups, const std::string& key) {
+  // Second pass over the first pass's `groups` partials by program `key` (reduce_partials or
+  // reduce_partials_max) into slot `slot` of `out` (the result buffer when null).
+  void reduce_partials(std::size_t groups, const std::string& key, GlScalars* out = nullptr,
+                       index slot = 0) {
     gl::Program& prog = program(key);
     partials.bind(0);
-    result.bind(1);
+    (out != nullptr ? out->buffer() : result).bind(1);
     prog.set("m", static_cast<std::uint32_t>(groups));
+    prog.set("slot", static_cast<std::uint32_t>(slot));
     prog.dispatch(kReduceLocal);  // one workgroup
-    std::array<real, C> out{};
+  }
+
+  // The total that reduce_partials left in the result buffer.
+  real read_result() const {
     if (acc_fp64) {
-      result.download_bytes(out.data(), C * sizeof(double), 0);
-    } else {
-      std::array<float, C> f{};
-      result.download_bytes(f.data(), C * sizeof(float), 0);
-      std::copy(f.begin(), f.end(), out.begin());
+      double v = 0;
+      result.download_bytes(&v, sizeof v, 0);
+      return v;
     }
-    return out;
+    float f = 0;
+    result.download_bytes(&f, sizeof f, 0);
+    return f;
   }
 
   // Workgroups of a first pass over n entries (kBlock texels each), with the partials buffer
@@ -350,7 +378,8 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   prog.bind({&state_->partials}, {&storage(x), &storage(y)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
-  return state_->reduce_partials<1>(groups, "reduce_partials")[0];
+  state_->reduce_partials(groups, "reduce_partials");
+  return state_->read_result();
 }
 
 real GlBackend::max_abs(const Field& x, index n) const {
@@ -361,7 +390,8 @@ real GlBackend::max_abs(const Field& x, index n) const {
   prog.bind({&state_->partials}, {&storage(x)}, {});
   prog.set("n", u32(n));
   prog.dispatch(groups * kReduceLocal);
-  return state_->reduce_partials<1>(groups, "reduce_partials_max")[0];
+  state_->reduce_partials(groups, "reduce_partials_max");
+  return state_->read_result();
 }
 
 // The element-wise kernels with one scalar: field x, output y (updated), uniform a.
@@ -403,25 +433,98 @@ void GlBackend::reciprocal(const Field& x, Field& y) const {
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
-std::pair<real, real> GlBackend::pcg_update(real alpha, const Field& p, const Field& q,
-                                            const Field& dinv, Field& x, Field& r, Field& z,
-                                            index n) const {
+std::unique_ptr<Scalars> GlBackend::make_scalars(index n) const {
+  auto s = std::make_unique<GlScalars>(n, state_->acc_fp64);
+  write_scalars(std::vector<real>(static_cast<std::size_t>(n), 0), *s);
+  return s;
+}
+
+void GlBackend::read_scalars(const Scalars& sf, std::span<real> out) const {
+  const GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(out.size() == static_cast<std::size_t>(s.size()), "read {} scalars into {}", s.size(),
+             out.size());
+  if (s.fp64()) {
+    s.buffer().download_bytes(out.data(), out.size_bytes(), 0);
+    return;
+  }
+  std::vector<float> f(out.size());
+  s.buffer().download_bytes(f.data(), f.size() * sizeof(float), 0);
+  std::ranges::copy(f, out.begin());
+}
+
+void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
+  GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(in.size() == static_cast<std::size_t>(s.size()), "write {} scalars into {}", in.size(),
+             s.size());
+  finish();  // kernels write the scalars: the transfer must not overtake them
+             // (FieldStorage::upload)
+  if (s.fp64()) {
+    s.buffer().upload<real>(in);
+    return;
+  }
+  std::vector<float> f(in.size());
+  std::ranges::transform(in, f.begin(), [](real x) { return static_cast<float>(x); });
+  s.buffer().upload<float>(f);
+}
+
+void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index slot) const {
+  check_same_size(x, y);
+  SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
+  GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(slot >= 0 && slot < s.size(), "dot into slot {} of {} scalars", slot, s.size());
+  if (n == 0) {
+    fill_scalar(s, slot);
+    return;
+  }
+  const std::size_t groups = state_->first_pass_groups(n, 1);
+  gl::Program& prog = state_->program("dot");
+  prog.bind({&state_->partials}, {&storage(x), &storage(y)}, {});
+  prog.set("n", u32(n));
+  prog.dispatch(groups * kReduceLocal);
+  state_->reduce_partials(groups, "reduce_partials", &s, slot);
+}
+
+// s[slot] = 0 (a dot over no entries): the reduction of zero partials.
+void GlBackend::fill_scalar(Scalars& sf, index slot) const {
+  state_->reduce_partials(0, "reduce_partials", &gl_scalars(sf), slot);
+}
+
+void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, const Field& dinv,
+                           Field& x, Field& r, Field& z, index n) const {
   check_same_size(p, x);
   check_same_size(q, x);
   check_same_size(dinv, x);
   check_same_size(r, x);
   check_same_size(z, x);
   SCFD_CHECK(n >= 0 && n <= x.size(), "pcg_update over {} of {} entries", n, x.size());
-  if (n == 0) return {0, 0};
-  const std::size_t groups = state_->first_pass_groups(n, 2);
-  gl::Program& prog = state_->program("pcg_update");
-  prog.bind({&state_->partials}, {&storage(p), &storage(q), &storage(dinv)},
-            {&storage(x), &storage(r), &storage(z)});
-  prog.set_real("alpha", alpha);
-  prog.set("n", u32(n));
-  prog.dispatch(groups * kReduceLocal);
-  const auto sums = state_->reduce_partials<2>(groups, "reduce_partials2");
-  return {sums[0], sums[1]};
+  GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(s.size() >= PcgSlots::count, "PCG scalars: {} of {}", s.size(), PcgSlots::count);
+  const std::size_t groups = n == 0 ? 0 : state_->first_pass_groups(n, 2);
+  if (n > 0) {
+    gl::Program& prog = state_->program("pcg_update");
+    prog.bind({&state_->partials, &s.buffer()}, {&storage(p), &storage(q), &storage(dinv)},
+              {&storage(x), &storage(r), &storage(z)});
+    prog.set("s_rz", u32(PcgSlots::rz_before(k)));
+    prog.set("n", u32(n));
+    prog.dispatch(groups * kReduceLocal);
+  }
+  gl::Program& reduce = state_->program("pcg_reduce");
+  reduce.bind({&state_->partials, &s.buffer()}, {}, {});
+  reduce.set("m", static_cast<std::uint32_t>(groups));
+  reduce.set("s_rz", u32(PcgSlots::rz_before(k)));
+  reduce.set("s_rz_new", u32(PcgSlots::rz_after(k)));
+  reduce.set("k", static_cast<std::uint32_t>(k));
+  reduce.dispatch(kReduceLocal);  // one workgroup
+}
+
+void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
+  check_same_size(z, p);
+  if (p.size() == 0) return;
+  gl::Program& prog = state_->program("pcg_direction");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(z)}, {&storage(p)});
+  prog.set("s_rz", u32(PcgSlots::rz_before(k)));
+  prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
+  prog.run(static_cast<std::size_t>(p.size()));
 }
 
 const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {

@@ -72,8 +72,13 @@ class GlBackend final : public Backend {
   void scale(real a, const Field& x, Field& y) const override;
   void multiply(const Field& a, const Field& b, Field& y) const override;
   void reciprocal(const Field& x, Field& y) const override;
-  std::pair<real, real> pcg_update(real alpha, const Field& p, const Field& q, const Field& dinv,
-                                   Field& x, Field& r, Field& z, index n) const override;
+  std::unique_ptr<Scalars> make_scalars(index n) const override;
+  void read_scalars(const Scalars& s, std::span<real> out) const override;
+  void write_scalars(std::span<const real> values, Scalars& s) const override;
+  void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
+  void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
+                  Field& r, Field& z, index n) const override;
+  void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                 Field& g_face) const override;
   void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
@@ -100,6 +105,7 @@ class GlBackend final : public Backend {
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
+  void fill_scalar(Scalars& s, index slot) const;
   scfd::gl::Precision precision_;
   scfd::gl::Storage storage_;
   std::unique_ptr<State> state_;
