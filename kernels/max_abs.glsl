@@ -1,16 +1,20 @@
-// max_abs.glsl: first pass of max |x_i| over the first n entries: workgroup g writes the largest
-// |x_i| of its block to partial[g] (texels as in dot.glsl); reduce_partials.glsl (compiled with
-// RED_MAX) then takes the largest partial. Twin: CpuBackend::max_abs. A maximum is exact whatever
-// the order, and |x| of a real is exact in acc, so the result equals the cpu's bit for bit.
+// max_abs.glsl: max |x_i| over the first n entries in one dispatch: workgroup g writes the
+// largest |x_i| of its block to partial[g] (texels as in dot.glsl), and the workgroup that
+// finishes last takes the largest partial (reduce.glsl) into result[0]. Twin: CpuBackend::max_abs.
+// A maximum is exact whatever the order, and |x| of a real is exact in acc, so the result equals
+// the cpu's bit for bit.
 // scfd: kernel
 // scfd: in x
 // scfd: buffer acc partial
+// scfd: buffer uint scfd_counter
+// scfd: buffer acc result
 
 #ifndef ITEMS
 #define ITEMS 4
 #endif
 #define red_t acc
 #define RED_MAX
+#define SCFD_LAST_GROUP
 #include "reduce.glsl"
 
 uniform uint n;
@@ -30,5 +34,9 @@ void main() {
   }
   s = scfd_workgroup_reduce(s);
   uint texels = (n + VPT - 1u) / VPT;
-  if (gl_LocalInvocationID.x == 0 && g < (texels + kBlock - 1) / kBlock) partial[g] = s;
+  uint m = (texels + kBlock - 1) / kBlock;
+  if (gl_LocalInvocationID.x == 0 && g < m) partial[g] = s;
+  if (!scfd_last_group()) return;
+  s = scfd_reduce_partials(m);
+  if (gl_LocalInvocationID.x == 0) result[0] = s;
 }

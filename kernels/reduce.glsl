@@ -1,12 +1,12 @@
 // scfd: include-only
 // reduce.glsl: the workgroup reduction shared by the reduction kernels (dot, pcg_update,
-// max_abs, reduce_partials): a sum, or a maximum where the kernel defines RED_MAX. Every
-// reduction runs in a fixed order, so a run gives the same bits every time
-// (docs/architecture.md §8.3):
+// max_abs): a sum, or a maximum where the kernel defines RED_MAX. Every reduction runs in a fixed
+// order, so a run gives the same bits every time (docs/architecture.md §8.3):
 // item -> invocation and invocation -> workgroup are fixed by the item index, each workgroup
-// combines its LOCAL_SIZE values by a shared-memory tree, and one final workgroup combines the
-// partials (reduce_partials.glsl). No atomics. A maximum is exact in any order, so max_abs equals
-// the cpu's bit for bit; a sum depends on its order, which is fixed.
+// combines its LOCAL_SIZE values by a shared-memory tree, and the last workgroup combines the
+// partials in index order. No float atomics (one integer ticket per workgroup). A maximum is
+// exact in any order, so max_abs equals the cpu's bit for bit; a sum depends on its order, which
+// is fixed.
 //
 // | name                     | kind     | meaning                                               |
 // |--------------------------|----------|-------------------------------------------------------|
@@ -15,8 +15,21 @@
 // | scfd_workgroup_reduce(v) | function | v combined over the workgroup by scfd_red_op; valid   |
 // |                          |          | in invocation 0 only; every invocation must call it   |
 // |                          |          | (it has barriers)                                     |
+// | scfd_last_group()        | function | true in every invocation of the workgroup that comes  |
+// |                          |          | last to it (of all the dispatch's); every invocation  |
+// |                          |          | must call it, after invocation 0 stored its partial   |
+// | scfd_reduce_partials(m)  | function | partial[0..m) combined in a fixed order (invocation   |
+// |                          |          | lid takes lid, lid + LOCAL_SIZE, ..., then the tree); |
+// |                          |          | valid in invocation 0; for the last group only        |
 //
-// Defined by the including kernel: red_t (the reduced type: acc or acc2), RED_MAX (optional).
+// One dispatch per reduction: each workgroup stores its partial, takes a ticket (an atomic
+// counter: integers, so nothing about the sum depends on the order of arrival), and the workgroup
+// holding the last ticket adds the partials in their fixed order and resets the counter. The
+// result is the same bits as a second dispatch over the partials would give.
+//
+// Defined by the including kernel: red_t (the reduced type: acc or acc2), RED_MAX (optional),
+// and for scfd_last_group / scfd_reduce_partials the buffers `// scfd: buffer red_t partial` and
+// `// scfd: buffer uint scfd_counter` (one uint, 0 between dispatches).
 // Host-provided: LOCAL_SIZE (a power of two); acc, acc2 (the accumulator types: double/dvec2
 // whenever the device has fp64, also for fp32 fields; without a host definition, real/real2).
 
@@ -53,3 +66,29 @@ red_t scfd_workgroup_reduce(red_t v) {
   barrier();
   return scfd_red[0];
 }
+
+#ifdef SCFD_LAST_GROUP
+shared bool scfd_is_last;
+
+bool scfd_last_group() {
+  // Invocation 0's partial store is made visible to the other workgroups before its ticket.
+  memoryBarrierBuffer();
+  barrier();
+  if (gl_LocalInvocationID.x == 0u) {
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    scfd_is_last = atomicAdd(scfd_counter[0], 1u) == groups - 1u;
+  }
+  memoryBarrierShared();
+  barrier();
+  return scfd_is_last;
+}
+
+red_t scfd_reduce_partials(uint m) {
+  memoryBarrierBuffer();
+  red_t s = red_t(0);
+  for (uint i = gl_LocalInvocationID.x; i < m; i += LOCAL_SIZE) s = scfd_red_op(s, partial[i]);
+  s = scfd_workgroup_reduce(s);
+  if (gl_LocalInvocationID.x == 0u) scfd_counter[0] = 0u;  // for the next dispatch
+  return s;
+}
+#endif

@@ -88,8 +88,9 @@ void add_declarations(ExpandedSource& s, const KernelSpec& spec, Precision p, St
   }
   unsigned binding = 0;
   for (const KernelSpec::Storage& b : spec.buffers)
-    add_line(s, fmt::format("layout(std430, binding = {}) {}restrict buffer B_{} {{ {} {}[]; }};",
-                            binding++, b.readonly ? "readonly " : "", b.name, b.type, b.name));
+    add_line(
+        s, fmt::format("layout(std430, binding = {}) {}restrict buffer B_{} {{ {} {}[]; }};",
+                       binding++, b.readonly ? "readonly " : "coherent ", b.name, b.type, b.name));
   const auto load = [&](const std::string& f) {
     add_line(
         s, fmt::format("real load_{0}(uint i) {{ return scfd_get(texel_{0}(i / VPT), i % VPT); }}",

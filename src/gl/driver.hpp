@@ -9,7 +9,8 @@
 //   // scfd: in a b ...          fields read: real load_a(uint i), realv texel_a(uint t)
 //   // scfd: image x ...         fields read and written by a kernel: texel_x(t), store_x(t, v)
 //   // scfd: index <type> a ...  read-only storage buffers `<type> a[]` (connectivity, geometry)
-//   // scfd: buffer <type> a     a read-write storage buffer `<type> a[]` (kernel outputs)
+//   // scfd: buffer <type> a     a read-write storage buffer `<type> a[]` (kernel outputs),
+//                               coherent: another workgroup of the same dispatch may read it
 //
 // Bindings follow the order of the lines: storage buffers 0, 1, ... (index and buffer lines
 // together). With Storage::texture, fields go to texture units 0, 1, ..., images (a body's output

@@ -3,13 +3,13 @@
 // pcg_direction, download_indices), the twin of the CpuBackend method of the same name; operators
 // go through Operators on a DeviceMesh cached per Mesh.
 //
-// Reductions (dot, pcg_update, max_abs): the first pass gives each workgroup a fixed block of
-// kReduceLocal * kReduceItems consecutive entries, combined by a shared-memory tree into one
-// partial per workgroup; ONE workgroup of reduce_partials.glsl (pcg_reduce.glsl for pcg_update)
-// then combines the partials in a fixed order and writes the total (8 or 16 bytes) where the host
-// reads it back, or into a slot of Scalars, which stay on the device. Nothing depends on timing or
-// atomics, so a reduction over the same data gives the same bits every run (docs/architecture.md
-// §8.3); a maximum (max_abs) is moreover exact, so it equals the cpu's.
+// Reductions (dot, pcg_update, max_abs) are one dispatch each: every workgroup combines a fixed
+// block of kReduceLocal * kReduceItems consecutive entries by a shared-memory tree into one
+// partial, and the workgroup that finishes last (an atomic ticket on `counter`, kernels/
+// reduce.glsl) combines the partials in a fixed order and writes the total (8 or 16 bytes) where
+// the host reads it back, or into a slot of Scalars, which stay on the device. No sum depends on
+// timing or on float atomics, so a reduction over the same data gives the same bits every run
+// (docs/architecture.md §8.3); a maximum (max_abs) is moreover exact, so it equals the cpu's.
 //
 // Accumulator precision: sums and products are accumulated in double whenever the device has
 // fp64 — also for fp32 fields. The product of two floats is exact in double, so an fp32 dot
@@ -151,6 +151,7 @@ struct GlBackend::State {
   std::unique_ptr<Operators> operators;
   std::vector<std::unique_ptr<DeviceMesh>> meshes;
   Buffer partials;  // first-pass sums, grown on demand
+  Buffer counter;   // the reductions' workgroup tickets: one uint, 0 between dispatches
   Buffer result;    // the reduced total read back by dot and max_abs
   Buffer send;      // download_indices output, grown on demand
   Buffer receive;   // upload_range input, grown on demand
@@ -166,27 +167,20 @@ struct GlBackend::State {
         storage(s),
         acc_fp64(context.info().fp64),
         partials(2 * sizeof(double)),
+        counter(Buffer::from<std::uint32_t>(std::vector<std::uint32_t>{0})),
         result(sizeof(double)) {}
 
   // The kernel of that name, compiled on first use, with the accumulator types as defines;
-  // reductions also get their geometry. "reduce_partials_max" is reduce_partials taking the
-  // largest partial (max_abs).
+  // reductions also get their geometry.
   gl::Program& program(const std::string& key) {
     if (auto it = programs.find(key); it != programs.end()) return it->second;
-    std::string kernel = key;
     gl::Defines defines = {{"acc", acc_fp64 ? "double" : "float"},
                            {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
-    const bool reduction = key == "dot" || key == "pcg_update" || key == "max_abs" ||
-                           key == "pcg_reduce" || key.starts_with("reduce");
-    if (reduction) {
+    if (key == "dot" || key == "pcg_update" || key == "max_abs") {
       defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
       defines.emplace_back("ITEMS", std::to_string(kReduceItems));
     }
-    if (key == "reduce_partials_max") {
-      kernel = "reduce_partials";
-      defines.emplace_back("RED_MAX", "1");
-    }
-    return programs.emplace(key, gl::compile_compute(kernel, precision, defines, storage))
+    return programs.emplace(key, gl::compile_compute(key, precision, defines, storage))
         .first->second;
   }
 
@@ -199,19 +193,7 @@ struct GlBackend::State {
     if (b.size() < bytes) b = Buffer(bytes);
   }
 
-  // Second pass over the first pass's `groups` partials by program `key` (reduce_partials or
-  // reduce_partials_max) into slot `slot` of `out` (the result buffer when null).
-  void reduce_partials(std::size_t groups, const std::string& key, GlScalars* out = nullptr,
-                       index slot = 0) {
-    gl::Program& prog = program(key);
-    partials.bind(0);
-    (out != nullptr ? out->buffer() : result).bind(1);
-    prog.set("m", static_cast<std::uint32_t>(groups));
-    prog.set("slot", static_cast<std::uint32_t>(slot));
-    prog.dispatch(kReduceLocal);  // one workgroup
-  }
-
-  // The total that reduce_partials left in the result buffer.
+  // The total a reduction left in the result buffer.
   real read_result() const {
     if (acc_fp64) {
       double v = 0;
@@ -223,15 +205,18 @@ struct GlBackend::State {
     return f;
   }
 
-  // Workgroups of a first pass over n entries (kBlock texels each), with the partials buffer
-  // sized for them.
-  std::size_t first_pass_groups(index n, int components) {
+  // Runs reduction `prog`, bound with `partials` and `counter` as its first buffers, over n
+  // entries (kBlock texels per workgroup; at least one workgroup, which writes the total of
+  // nothing), with `partials` grown to `components` accumulators per workgroup first.
+  void reduce(gl::Program& prog, index n, int components) {
     const std::size_t per_texel = precision == Precision::fp64 ? 2 : 4;
     const std::size_t texels = (static_cast<std::size_t>(n) + per_texel - 1) / per_texel;
-    const std::size_t groups = (texels + kBlock - 1) / kBlock;
+    const std::size_t groups = std::max<std::size_t>((texels + kBlock - 1) / kBlock, 1);
     reserve(partials, groups * static_cast<std::size_t>(components) *
                           (acc_fp64 ? sizeof(double) : sizeof(float)));
-    return groups;
+    partials.bind(0);  // re-bound: reserve may have replaced the buffer
+    prog.set("n", u32(n));
+    prog.dispatch(groups * kReduceLocal);
   }
 
   // The device copy of `indices`. The key is the span's data pointer and size; a hit is used
@@ -373,24 +358,19 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   check_same_size(x, y);
   SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
   if (n == 0) return 0;
-  const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("dot");
-  prog.bind({&state_->partials}, {&storage(x), &storage(y)}, {});
-  prog.set("n", u32(n));
-  prog.dispatch(groups * kReduceLocal);
-  state_->reduce_partials(groups, "reduce_partials");
+  prog.bind({&state_->partials, &state_->counter, &state_->result}, {&storage(x), &storage(y)}, {});
+  prog.set("slot", 0u);
+  state_->reduce(prog, n, 1);
   return state_->read_result();
 }
 
 real GlBackend::max_abs(const Field& x, index n) const {
   SCFD_CHECK(n >= 0 && n <= x.size(), "max_abs over {} of {} entries", n, x.size());
   if (n == 0) return 0;
-  const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("max_abs");
-  prog.bind({&state_->partials}, {&storage(x)}, {});
-  prog.set("n", u32(n));
-  prog.dispatch(groups * kReduceLocal);
-  state_->reduce_partials(groups, "reduce_partials_max");
+  prog.bind({&state_->partials, &state_->counter, &state_->result}, {&storage(x)}, {});
+  state_->reduce(prog, n, 1);
   return state_->read_result();
 }
 
@@ -472,21 +452,10 @@ void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index 
   SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
   GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(slot >= 0 && slot < s.size(), "dot into slot {} of {} scalars", slot, s.size());
-  if (n == 0) {
-    fill_scalar(s, slot);
-    return;
-  }
-  const std::size_t groups = state_->first_pass_groups(n, 1);
   gl::Program& prog = state_->program("dot");
-  prog.bind({&state_->partials}, {&storage(x), &storage(y)}, {});
-  prog.set("n", u32(n));
-  prog.dispatch(groups * kReduceLocal);
-  state_->reduce_partials(groups, "reduce_partials", &s, slot);
-}
-
-// s[slot] = 0 (a dot over no entries): the reduction of zero partials.
-void GlBackend::fill_scalar(Scalars& sf, index slot) const {
-  state_->reduce_partials(0, "reduce_partials", &gl_scalars(sf), slot);
+  prog.bind({&state_->partials, &state_->counter, &s.buffer()}, {&storage(x), &storage(y)}, {});
+  prog.set("slot", u32(slot));
+  state_->reduce(prog, n, 1);
 }
 
 void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, const Field& dinv,
@@ -499,22 +468,13 @@ void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, c
   SCFD_CHECK(n >= 0 && n <= x.size(), "pcg_update over {} of {} entries", n, x.size());
   GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(s.size() >= PcgSlots::count, "PCG scalars: {} of {}", s.size(), PcgSlots::count);
-  const std::size_t groups = n == 0 ? 0 : state_->first_pass_groups(n, 2);
-  if (n > 0) {
-    gl::Program& prog = state_->program("pcg_update");
-    prog.bind({&state_->partials, &s.buffer()}, {&storage(p), &storage(q), &storage(dinv)},
-              {&storage(x), &storage(r), &storage(z)});
-    prog.set("s_rz", u32(PcgSlots::rz_before(k)));
-    prog.set("n", u32(n));
-    prog.dispatch(groups * kReduceLocal);
-  }
-  gl::Program& reduce = state_->program("pcg_reduce");
-  reduce.bind({&state_->partials, &s.buffer()}, {}, {});
-  reduce.set("m", static_cast<std::uint32_t>(groups));
-  reduce.set("s_rz", u32(PcgSlots::rz_before(k)));
-  reduce.set("s_rz_new", u32(PcgSlots::rz_after(k)));
-  reduce.set("k", static_cast<std::uint32_t>(k));
-  reduce.dispatch(kReduceLocal);  // one workgroup
+  gl::Program& prog = state_->program("pcg_update");
+  prog.bind({&state_->partials, &state_->counter, &s.buffer()},
+            {&storage(p), &storage(q), &storage(dinv)}, {&storage(x), &storage(r), &storage(z)});
+  prog.set("s_rz", u32(PcgSlots::rz_before(k)));
+  prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
+  prog.set("k", static_cast<std::uint32_t>(k));
+  state_->reduce(prog, n, 2);
 }
 
 void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {

@@ -105,7 +105,6 @@ class GlBackend final : public Backend {
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
-  void fill_scalar(Scalars& s, index slot) const;
   scfd::gl::Precision precision_;
   scfd::gl::Storage storage_;
   std::unique_ptr<State> state_;
