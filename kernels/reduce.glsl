@@ -28,8 +28,9 @@
 // result is the same bits as a second dispatch over the partials would give.
 //
 // Defined by the including kernel: red_t (the reduced type: acc or acc2), RED_MAX (optional),
-// and for scfd_last_group / scfd_reduce_partials the buffers `// scfd: buffer red_t partial` and
-// `// scfd: buffer uint scfd_counter` (one uint, 0 between dispatches).
+// and SCFD_LAST_GROUP for scfd_last_group / scfd_reduce_partials, which use the buffers
+// `// scfd: buffer red_t partial` and `// scfd: buffer uint scfd_counter` (one uint, 0 between
+// dispatches).
 // Host-provided: LOCAL_SIZE (a power of two); acc, acc2 (the accumulator types: double/dvec2
 // whenever the device has fp64, also for fp32 fields; without a host definition, real/real2).
 
