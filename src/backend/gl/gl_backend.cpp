@@ -78,20 +78,22 @@ void read_reals(const Buffer& b, std::span<real> out, Precision p) {
   std::copy(f.begin(), f.end(), out.begin());
 }
 
-// Scalars in a storage buffer of accumulators (double, or float on a device without fp64).
+// Scalars in a storage buffer of accumulators: `acc` is fp64 (double) or, on a device without
+// fp64, fp32 (float).
 class GlScalars final : public Scalars {
  public:
-  GlScalars(index n, bool fp64)
-      : n_(n), fp64_(fp64), buffer_(static_cast<std::size_t>(std::max<index>(n, 1)) * bytes()) {}
+  GlScalars(index n, Precision acc)
+      : n_(n),
+        acc_(acc),
+        buffer_(static_cast<std::size_t>(std::max<index>(n, 1)) * real_bytes(acc)) {}
   index size() const override { return n_; }
-  bool fp64() const { return fp64_; }
-  std::size_t bytes() const { return fp64_ ? sizeof(double) : sizeof(float); }
+  Precision acc() const { return acc_; }
   Buffer& buffer() { return buffer_; }
   const Buffer& buffer() const { return buffer_; }
 
  private:
   index n_;
-  bool fp64_;
+  Precision acc_;
   Buffer buffer_;
 };
 
@@ -195,15 +197,12 @@ struct GlBackend::State {
 
   // The total a reduction left in the result buffer.
   real read_result() const {
-    if (acc_fp64) {
-      double v = 0;
-      result.download_bytes(&v, sizeof v, 0);
-      return v;
-    }
-    float f = 0;
-    result.download_bytes(&f, sizeof f, 0);
-    return f;
+    real v = 0;
+    read_reals(result, std::span<real>(&v, 1), acc_precision());
+    return v;
   }
+
+  Precision acc_precision() const { return acc_fp64 ? Precision::fp64 : Precision::fp32; }
 
   // Runs reduction `prog`, bound with `partials` and `counter` as its first buffers, over n
   // entries (kBlock texels per workgroup; at least one workgroup, which writes the total of
@@ -212,8 +211,7 @@ struct GlBackend::State {
     const std::size_t per_texel = precision == Precision::fp64 ? 2 : 4;
     const std::size_t texels = (static_cast<std::size_t>(n) + per_texel - 1) / per_texel;
     const std::size_t groups = std::max<std::size_t>((texels + kBlock - 1) / kBlock, 1);
-    reserve(partials, groups * static_cast<std::size_t>(components) *
-                          (acc_fp64 ? sizeof(double) : sizeof(float)));
+    reserve(partials, groups * static_cast<std::size_t>(components) * real_bytes(acc_precision()));
     partials.bind(0);  // re-bound: reserve may have replaced the buffer
     prog.set("n", u32(n));
     prog.dispatch(groups * kReduceLocal);
@@ -414,7 +412,7 @@ void GlBackend::reciprocal(const Field& x, Field& y) const {
 }
 
 std::unique_ptr<Scalars> GlBackend::make_scalars(index n) const {
-  auto s = std::make_unique<GlScalars>(n, state_->acc_fp64);
+  auto s = std::make_unique<GlScalars>(n, state_->acc_precision());
   write_scalars(std::vector<real>(static_cast<std::size_t>(n), 0), *s);
   return s;
 }
@@ -423,13 +421,7 @@ void GlBackend::read_scalars(const Scalars& sf, std::span<real> out) const {
   const GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(out.size() == static_cast<std::size_t>(s.size()), "read {} scalars into {}", s.size(),
              out.size());
-  if (s.fp64()) {
-    s.buffer().download_bytes(out.data(), out.size_bytes(), 0);
-    return;
-  }
-  std::vector<float> f(out.size());
-  s.buffer().download_bytes(f.data(), f.size() * sizeof(float), 0);
-  std::ranges::copy(f, out.begin());
+  read_reals(s.buffer(), out, s.acc());
 }
 
 void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
@@ -438,13 +430,7 @@ void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
              s.size());
   finish();  // kernels write the scalars: the transfer must not overtake them
              // (FieldStorage::upload)
-  if (s.fp64()) {
-    s.buffer().upload<real>(in);
-    return;
-  }
-  std::vector<float> f(in.size());
-  std::ranges::transform(in, f.begin(), [](real x) { return static_cast<float>(x); });
-  s.buffer().upload<float>(f);
+  write_reals(s.buffer(), in, 0, s.acc());
 }
 
 void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index slot) const {
