@@ -14,6 +14,7 @@
 #include <string>
 #include <utility>
 
+#include "backend/sparse_matrix.hpp"
 #include "core/types.hpp"
 #include "topology/mesh.hpp"
 
@@ -53,6 +54,16 @@ class Scalars {
  public:
   virtual ~Scalars() = default;
   virtual index size() const = 0;
+};
+
+// A sparse matrix stored by the backend (Backend::make_matrix), applied to Fields of that backend
+// by Backend::matrix_apply and its siblings: the levels, transfers and smoothers of a multigrid
+// preconditioner (solvers/amg.hpp). The values are copied at creation.
+class Matrix {
+ public:
+  virtual ~Matrix() = default;
+  virtual index rows() const = 0;
+  virtual index cols() const = 0;
 };
 
 // The slots of a PCG solve's Scalars (Backend::pcg_update and pcg_direction; kernels get them as
@@ -135,6 +146,20 @@ class Backend {
   // The search direction after iteration k: p = z + beta p, beta = s[rz_after(k)] /
   // s[rz_before(k)] (0 when the divisor is not > 0).
   virtual void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const = 0;
+
+  // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
+  // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
+  // ghosts of a rank-local block are left alone); y must not be x.
+  virtual std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const = 0;
+  virtual void matrix_apply(const Matrix& a, const Field& x, Field& y) const = 0;  // y = A x
+  // y = b - A x (a residual).
+  virtual void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const = 0;
+  // y = z + A x (a coarse-grid correction); y must not be z either.
+  virtual void matrix_apply_add(const Matrix& a, const Field& x, const Field& z,
+                                Field& y) const = 0;
+  // y = x + w .* (b - A x) (a weighted Jacobi sweep, w = omega / diag(A)).
+  virtual void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
+                             Field& y) const = 0;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
   // backend/cpu/operators.hpp. Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z

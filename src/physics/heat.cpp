@@ -18,6 +18,8 @@
 #include "physics/heat_setup.hpp"
 #include "physics/solver_settings.hpp"
 #include "physics/time_control.hpp"
+#include "solvers/amg.hpp"
+#include "solvers/assembly.hpp"
 #include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
@@ -78,6 +80,7 @@ class HeatModel final : public Model {
   // fixed for a run (Δt is set before the first step and never changes).
   std::unique_ptr<solvers::NodeSystemOperator> system_;
   std::unique_ptr<solvers::Pcg> pcg_;
+  std::unique_ptr<solvers::Amg> amg_;  // solver.preconditioner = "amg"
 };
 
 HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be,
@@ -144,6 +147,9 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   t_field_ = be_.make_field_from(t0);
   system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
+  if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg)
+    amg_ = solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), m.n_nodes,
+                             "heat");
 }
 
 void HeatModel::read_time(const config::Case& c) {
@@ -163,6 +169,7 @@ void HeatModel::read_time(const config::Case& c) {
   if (!(pcg_options_.absolute_tolerance >= 0)) c.fail("solver.absolute_tolerance", "must be >= 0");
   pcg_options_.max_iterations = read_max_iterations(c);
   pcg_options_.check_every = read_check_every(c);
+  pcg_options_.preconditioner = read_preconditioner(c);
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
 }
@@ -251,7 +258,8 @@ StepReport HeatModel::advance() {
   be_.multiply(*free_, *t_field_, *t_field_);
   be_.axpy(1, *dirichlet_, *t_field_);
 
-  const solvers::SolveResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0);
+  const solvers::SolveResult r =
+      pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0, amg_.get());
   require_converged(r, fmt::format("step {}", step_ + 1));
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;

@@ -2,7 +2,9 @@
 #include "physics/ns_operators.hpp"
 
 #include <cmath>
+#include <vector>
 
+#include "solvers/assembly.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
@@ -106,6 +108,12 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       b_(be.make_field(m.n_cells)),
       ones_(be.make_field(m.n_cells)) {
   be.fill(*ones_, 1);
+  if (options.preconditioner == solvers::SolveOptions::Preconditioner::amg) {
+    std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
+    be.download(*k.mobility, mobility);
+    amg_ =
+        solvers::make_amg(be, solvers::cell_laplacian_matrix(m, mobility), m.n_cells, "pressure");
+  }
 }
 
 solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
@@ -119,7 +127,7 @@ solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   solvers::SolveOptions options = options_;
   options.absolute_tolerance =
       options.relative_tolerance * std::sqrt(solvers::global_sum(be_.dot(v, v, m_.n_owned_faces)));
-  const solvers::SolveResult r = pcg_.solve(operator_, *b_, psi, options);
+  const solvers::SolveResult r = pcg_.solve(operator_, *b_, psi, options, true, amg_.get());
   halo_.cells.exchange(be_, psi);
   return r;
 }

@@ -15,6 +15,7 @@
 #include "halo/halo.hpp"
 #include "physics/ns_geometry.hpp"
 #include "physics/ns_setup.hpp"
+#include "solvers/amg.hpp"
 #include "solvers/linear_operator.hpp"
 #include "solvers/pcg.hpp"
 #include "topology/mesh.hpp"
@@ -139,6 +140,7 @@ class PressureSolve {
   halo::Halo& halo_;
   PressureOperator operator_;
   solvers::Pcg pcg_;
+  std::unique_ptr<solvers::Amg> amg_;  // solver.preconditioner = "amg"
   solvers::SolveOptions options_;
   bool has_outlet_;
   real global_cells_ = 0;

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <array>
+#include <string_view>
+
 namespace scfd::physics {
 
 int read_max_iterations(const config::Case& c) {
@@ -19,6 +22,13 @@ int read_check_every(const config::Case& c) {
     c.fail("solver.check_every",
            fmt::format("must be 0 (automatic) or between 1 and 1000000, got {}", n));
   return static_cast<int>(n);
+}
+
+solvers::SolveOptions::Preconditioner read_preconditioner(const config::Case& c) {
+  static constexpr std::array<std::string_view, 2> kinds = {"jacobi", "amg"};
+  return c.choice("solver.preconditioner", kinds, "jacobi") == "amg"
+             ? solvers::SolveOptions::Preconditioner::amg
+             : solvers::SolveOptions::Preconditioner::jacobi;
 }
 
 double read_tolerance(const config::Case& c, const std::string& key, double default_value) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/case.hpp"
+#include "solvers/solve_result.hpp"
 
 namespace scfd::physics {
 
@@ -18,6 +19,9 @@ int read_max_iterations(const config::Case& c);
 // solver.check_every: PCG iterations between convergence checks, 0 (automatic, the default) to
 // 10^6 (solvers/pcg.hpp).
 int read_check_every(const config::Case& c);
+
+// solver.preconditioner: "jacobi" (the default) or "amg" (the PCG solves' preconditioner).
+solvers::SolveOptions::Preconditioner read_preconditioner(const config::Case& c);
 
 // A relative (or absolute) tolerance key: 0 <= value < 1 (the caller asks for > 0 where 0 is not
 // allowed).

@@ -64,11 +64,11 @@ Pcg::Pcg(const backend::Backend& backend, index n)
       s_(backend.make_scalars(S::count)) {}
 
 SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                       const SolveOptions& opt, bool refresh_diagonal) {
+                       const SolveOptions& opt, bool refresh_diagonal, const Preconditioner* m) {
   SCFD_CHECK(a.size() == b.size() && b.size() == x.size() && x.size() == r_->size(),
              "PCG sizes: operator {}, b {}, x {}, work {}", a.size(), b.size(), x.size(),
              r_->size());
-  if (refresh_diagonal) {
+  if (m == nullptr && refresh_diagonal) {
     a.diagonal(*z_);
     be_.reciprocal(*z_, *dinv_);
   }
@@ -84,7 +84,10 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
 
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
-  be_.multiply(*dinv_, *r_, *z_);
+  if (m != nullptr)
+    m->apply(*r_, *z_);
+  else
+    be_.multiply(*dinv_, *r_, *z_);
   be_.copy(*z_, *p_);
   Values v{};
   be_.write_scalars(v, *s_);  // no breakdown recorded
@@ -145,6 +148,10 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
     be_.dot(*p_, *q_, n, *s_, S::pq);
     if (ranks) sum_over_ranks(be_, *s_, v, {S::pq});
     be_.pcg_update(k, *s_, *p_, *q_, *dinv_, x, *r_, *z_, n);
+    if (m != nullptr) {  // the update's z = dinv .* r and r·z are replaced
+      m->apply(*r_, *z_);
+      be_.dot(*r_, *z_, n, *s_, S::rz_after(k));
+    }
     if (ranks && sum_over_ranks(be_, *s_, v, {S::rz_after(k), S::rr})) {
       res.status = SolveStatus::interrupted;
       res.message = fmt::format("stopped on request at iteration {}", k + 1);

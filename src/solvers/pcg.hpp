@@ -1,7 +1,8 @@
-// Jacobi-preconditioned conjugate gradients (Hestenes–Stiefel with M = diag(A); Saad, Iterative
-// Methods for Sparse Linear Systems, Alg. 9.1), written against the Backend interface so the
-// same iteration runs on every backend. One operator application, one dot product (p·q), one
-// fused update (x, r, z and the two reductions) and one direction update per iteration.
+// Preconditioned conjugate gradients (Hestenes–Stiefel; Saad, Iterative Methods for Sparse Linear
+// Systems, Alg. 9.1), written against the Backend interface so the same iteration runs on every
+// backend. With the built-in Jacobi preconditioner (M = diag(A)^-1) one operator application,
+// one dot product (p·q), one fused update (x, r, z and the two reductions) and one direction
+// update per iteration; with another Preconditioner (amg.hpp) z = M r and r·z follow the update.
 //
 // The CG scalars stay on the backend (Backend::Scalars, PcgSlots): alpha and beta are formed
 // there from the reductions, so on a GPU an iteration queues its kernels without waiting for the
@@ -16,6 +17,7 @@
 
 #include "backend/backend.hpp"
 #include "solvers/linear_operator.hpp"
+#include "solvers/preconditioner.hpp"
 #include "solvers/solve_result.hpp"
 
 namespace scfd::solvers {
@@ -33,10 +35,12 @@ int next_check_interval(int check_every, bool device, int k, real residual, int 
 class Pcg {
  public:
   Pcg(const backend::Backend& backend, index n);
-  // Solves A x = b from the initial guess in x. The diagonal is taken from A on every call
-  // (callers whose A does not change may call set_diagonal once and pass refresh = false).
+  // Solves A x = b from the initial guess in x, preconditioned by m (null: Jacobi, whose diagonal
+  // is taken from A on every call unless refresh_diagonal is false, for callers whose A has not
+  // changed since the previous solve).
   SolveResult solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                    const SolveOptions& options, bool refresh_diagonal = true);
+                    const SolveOptions& options, bool refresh_diagonal = true,
+                    const Preconditioner* m = nullptr);
 
  private:
   const backend::Backend& be_;

@@ -4,9 +4,12 @@
 // and pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; the PCG scalars (a dot into a slot, the breakdown record of
 // pcg_update, beta of pcg_direction) equal the cpu's; max_abs equals the cpu's bit for bit;
-// download_indices (with its cached index lists) and upload_range; Jacobi-PCG on a heat-like node
-// system (Dirichlet nodes eliminated, the assembled operator of make_node_system) reproduces the
-// cpu backend's iteration count +-1 and solution; make_backend's errors are one line.
+// download_indices (with its cached index lists) and upload_range; the four sparse-matrix products
+// (apply, residual, apply_add, jacobi) on random matrices with empty and long rows equal the cpu's
+// (bit for bit in fp64) and leave the entries past the rows alone; PCG, Jacobi and AMG, on a
+// heat-like node system (Dirichlet nodes eliminated, the assembled operator of make_node_system)
+// reproduces the cpu backend's iteration count +-1 and solution; make_backend's errors are one
+// line.
 //
 // fp32: both backends get the same float-representable inputs, so the cpu result is the exact
 // answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
@@ -29,6 +32,8 @@
 #include "backend/gl/gl_backend.hpp"
 #include "backend/test_meshes.hpp"
 #include "core/error.hpp"
+#include "solvers/amg.hpp"
+#include "solvers/assembly.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::gl {
@@ -430,6 +435,76 @@ TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
 }
 
+// A random sparse matrix: row lengths 0 to 40 (empty rows, rows longer than a SELL slice is
+// wide), float-representable values.
+SparseMatrix random_matrix(index rows, index cols, std::uint64_t seed, Precision p) {
+  SparseMatrix a;
+  a.rows = rows;
+  a.cols = cols;
+  const std::vector<real> len = test::random_field(static_cast<std::size_t>(rows), seed, 0, 41);
+  for (index i = 0; i < rows; ++i) {
+    const index n = cols == 0 ? 0 : static_cast<index>(len[i]) % (i % 7 == 0 ? 3 : 41);
+    const std::vector<real> col =
+        test::random_field(static_cast<std::size_t>(n), seed + 7 * i + 1, 0, cols);
+    const std::vector<real> val = random_values(static_cast<std::size_t>(n), seed + 7 * i + 2, p);
+    for (index k = 0; k < n; ++k) {
+      a.column.push_back(std::min(cols - 1, static_cast<index>(col[k])));
+      a.value.push_back(val[k]);
+    }
+    a.offset.push_back(a.entries());
+  }
+  return a;
+}
+
+TEST_P(GlBackendTest, SparseMatrixProductsMatchCpu) {
+  using Product = void (*)(const Backend&, const Matrix&, const Field&, const Field&, const Field&,
+                           const Field&, Field&);
+  const std::vector<std::pair<const char*, Product>> products = {
+      {"apply", [](const Backend& be, const Matrix& a, const Field& x, const Field&, const Field&,
+                   const Field&, Field& y) { be.matrix_apply(a, x, y); }},
+      {"residual", [](const Backend& be, const Matrix& a, const Field& x, const Field& b,
+                      const Field&, const Field&, Field& y) { be.matrix_residual(a, b, x, y); }},
+      {"apply_add",
+       [](const Backend& be, const Matrix& a, const Field& x, const Field&, const Field& z,
+          const Field&, Field& y) { be.matrix_apply_add(a, x, z, y); }},
+      {"jacobi", [](const Backend& be, const Matrix& a, const Field& x, const Field& b,
+                    const Field&, const Field& w, Field& y) { be.matrix_jacobi(a, w, b, x, y); }}};
+  // fp32 sums of up to 40 products round at each step: a relative 1e-5 of sum |terms|.
+  const real tol = precision() == Precision::fp64 ? 0 : 1e-5;
+  for (const auto& [rows, cols] : std::vector<std::pair<index, index>>{
+           {0, 5}, {1, 1}, {65, 40}, {40, 65}, {1025, 3000}, {5000, 5000}}) {
+    const SparseMatrix a = random_matrix(rows, cols, 40 + rows, precision());
+    const auto ga = gpu->make_matrix(a), ca = cpu.make_matrix(a);
+    ASSERT_EQ(ga->rows(), rows);
+    ASSERT_EQ(ga->cols(), cols);
+    // Fields one longer than needed: the extra entry (a ghost) must keep its value.
+    const auto n = static_cast<std::size_t>(std::max(rows, cols)) + 1;
+    Pair x = make_pair(random_values(n, 1, precision())),
+         b = make_pair(random_values(n, 2, precision())),
+         z = make_pair(random_values(n, 3, precision())),
+         w = make_pair(random_values(n, 4, precision()));
+    for (const auto& [name, product] : products) {
+      Pair y = make_pair(std::vector<real>(n, 9.0));
+      product(cpu, *ca, *x.cpu, *b.cpu, *z.cpu, *w.cpu, *y.cpu);
+      product(*gpu, *ga, *x.gpu, *b.gpu, *z.gpu, *w.gpu, *y.gpu);
+      const std::vector<real> want = values(cpu, *y.cpu), got = values(*gpu, *y.gpu);
+      const std::vector<real> xv = values(cpu, *x.cpu);
+      for (index i = 0; i < static_cast<index>(n); ++i) {
+        real scale = 4;  // |b|, |z|, |x| and |w| (b + sum) are below 1, 1, 1 and 1 x that
+        if (i < rows)
+          for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+            scale += std::abs(a.value[k] * xv[a.column[k]]) * 2;
+        ASSERT_LE(std::abs(got[i] - want[i]), tol * scale)
+            << name << " " << rows << "x" << cols << " i=" << i << ": " << got[i] << " vs "
+            << want[i];
+        if (i >= rows) {
+          ASSERT_EQ(got[i], 9.0) << name << ": entry past the rows written";
+        }
+      }
+    }
+  }
+}
+
 // Backward-Euler heat step on the nodes of a mesh: (V/dt + K) T = rhs with Dirichlet nodes on
 // the boundary, through Backend::make_node_system, as physics/heat drives it.
 class NodeSystem final : public solvers::LinearOperator {
@@ -446,11 +521,13 @@ class NodeSystem final : public solvers::LinearOperator {
     w_ = upload(m.edge_stiffness);
     fixed_ = upload(fixed);
     system_ = be.make_node_system(m, *d_, 1, *w_, *fixed_);
+    matrix = solvers::node_system_matrix(m, d, 1, m.edge_stiffness, fixed);
   }
   index size() const override { return m_.n_nodes; }
   index owned() const override { return m_.n_owned_nodes; }
   void apply(Field& x, Field& y) const override { system_->apply(x, y); }
   void diagonal(Field& d) const override { be_.node_system_diagonal(m_, *d_, 1, *w_, *fixed_, d); }
+  SparseMatrix matrix;  // the same operator on the host, for the AMG hierarchy
 
  private:
   std::unique_ptr<Field> upload(const std::vector<real>& v) const {
@@ -469,8 +546,10 @@ struct Solve {
   std::vector<real> x;
 };
 
-Solve solve_heat(const Backend& be, const topology::Mesh& m, real tolerance) {
+Solve solve_heat(const Backend& be, const topology::Mesh& m, real tolerance, bool amg = false) {
   NodeSystem a(be, m);
+  std::unique_ptr<solvers::Amg> precond;
+  if (amg) precond = std::make_unique<solvers::Amg>(be, solvers::build_amg(a.matrix), m.n_nodes, 1);
   const auto n = static_cast<std::size_t>(m.n_nodes);
   std::vector<real> rhs = test::random_field(n, 30, 0, 1);
   auto b = be.make_field(m.n_nodes), x = be.make_field(m.n_nodes);
@@ -478,7 +557,8 @@ Solve solve_heat(const Backend& be, const topology::Mesh& m, real tolerance) {
   be.fill(*x, 0);
   solvers::Pcg pcg(be, m.n_nodes);
   Solve s;
-  s.result = pcg.solve(a, *b, *x, {.relative_tolerance = tolerance});
+  s.result = pcg.solve(a, *b, *x, {.relative_tolerance = tolerance, .check_every = 1}, true,
+                       precond.get());
   s.x.resize(n);
   be.download(*x, s.x);
   return s;
@@ -486,23 +566,25 @@ Solve solve_heat(const Backend& be, const topology::Mesh& m, real tolerance) {
 
 TEST_P(GlBackendTest, PcgOnNodeSystemReproducesCpu) {
   const real tol = precision() == Precision::fp64 ? 1e-10 : 1e-5;
-  for (const char* name : {"square_irregular", "cube_irregular"}) {
-    const topology::Mesh* m = test::find_mesh(name);
-    ASSERT_NE(m, nullptr);
-    const Solve want = solve_heat(cpu, *m, tol);
-    const Solve got = solve_heat(*gpu, *m, tol);
-    ASSERT_TRUE(want.result.converged()) << want.result.message;
-    ASSERT_TRUE(got.result.converged()) << name << ": " << got.result.message;
-    EXPECT_NEAR(got.result.iterations, want.result.iterations, 1) << name;
-    const real scale = test::max_abs(want.x);
-    real err = 0;
-    for (std::size_t i = 0; i < want.x.size(); ++i)
-      err = std::max(err, std::abs(got.x[i] - want.x[i]));
-    EXPECT_LE(err, 10 * tol * scale) << name;
-    test::report(std::string("gl-compute PCG solution on ") + name, err / scale);
-    std::printf("[ iterations  ] %s: cpu %d, gl-compute %d\n", name, want.result.iterations,
-                got.result.iterations);
-  }
+  for (const bool amg : {false, true})
+    for (const char* name : {"square_irregular", "cube_irregular"}) {
+      SCOPED_TRACE(amg ? "AMG" : "Jacobi");
+      const topology::Mesh* m = test::find_mesh(name);
+      ASSERT_NE(m, nullptr);
+      const Solve want = solve_heat(cpu, *m, tol, amg);
+      const Solve got = solve_heat(*gpu, *m, tol, amg);
+      ASSERT_TRUE(want.result.converged()) << want.result.message;
+      ASSERT_TRUE(got.result.converged()) << name << ": " << got.result.message;
+      EXPECT_NEAR(got.result.iterations, want.result.iterations, 1) << name;
+      const real scale = test::max_abs(want.x);
+      real err = 0;
+      for (std::size_t i = 0; i < want.x.size(); ++i)
+        err = std::max(err, std::abs(got.x[i] - want.x[i]));
+      EXPECT_LE(err, 10 * tol * scale) << name;
+      test::report(std::string("gl-compute PCG solution on ") + name, err / scale);
+      std::printf("[ iterations  ] %s, %s: cpu %d, gl-compute %d\n", name, amg ? "AMG" : "Jacobi",
+                  want.result.iterations, got.result.iterations);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(gl, GlBackendTest,

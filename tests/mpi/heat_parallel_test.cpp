@@ -1,6 +1,6 @@
 // The heat cases on np = 1, 2, 3, 4 ranks (`mpirun -np N streamcfd run CASE`, the documented
 // command) give the serial answer: the figures of the run summary agree to solver tolerance and
-// the PCG iteration counts follow the serial ones to within 2 per solve.
+// the PCG iteration counts follow the serial ones to within 2 per solve; AMG gives the same answer.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,6 +40,17 @@ TEST_P(HeatParallel, SteadyPartMatchesSerial) {
   EXPECT_NEAR(s.figure("heat_flow_hot"), q, 1e-7 * std::abs(q));
   EXPECT_NEAR(s.figure("heat_flow_cold"), serial.figure("heat_flow_cold"), 1e-7 * std::abs(q));
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"), 2);
+}
+
+// AMG (one hierarchy per rank) gives the serial Jacobi-PCG answer in fewer iterations.
+TEST_P(HeatParallel, SteadyPartWithAmgMatchesSerialJacobi) {
+  const std::string part = "cases/heat-part/case.toml";
+  static const Summary serial = run_case(part, 1);
+  const Summary s = run_case(part, GetParam(), "--set solver.preconditioner=amg");
+  const double q = serial.figure("heat_flow_hot");
+  EXPECT_NEAR(s.figure("heat_flow_hot"), q, 1e-7 * std::abs(q));
+  EXPECT_NEAR(s.figure("heat_flow_cold"), serial.figure("heat_flow_cold"), 1e-7 * std::abs(q));
+  EXPECT_LT(s.figure("iterations_total"), 0.5 * serial.figure("iterations_total"));
 }
 
 TEST_P(HeatParallel, TransientCubeMatchesSerial) {

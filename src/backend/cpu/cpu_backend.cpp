@@ -7,6 +7,7 @@
 
 #include "backend/cpu/node_system.hpp"
 #include "backend/cpu/operators.hpp"
+#include "backend/cpu/sparse.hpp"
 #include "core/error.hpp"
 
 namespace scfd::backend::cpu {
@@ -276,6 +277,36 @@ std::unique_ptr<NodeSystem> CpuBackend::make_node_system(const topology::Mesh& m
 void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
                                       const Field& w, const Field& fixed, Field& diag) const {
   cpu::node_system_diagonal(m, host(d), b, host(w), host(fixed), host(diag));
+}
+
+namespace {
+const SparseMatrix& csr(const Matrix& a) {
+  const auto* c = dynamic_cast<const CpuMatrix*>(&a);
+  SCFD_CHECK(c != nullptr, "a matrix of another backend was passed to the cpu backend");
+  return c->csr();
+}
+}  // namespace
+
+std::unique_ptr<Matrix> CpuBackend::make_matrix(const SparseMatrix& a) const {
+  a.check();
+  return std::make_unique<CpuMatrix>(a);
+}
+
+void CpuBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
+  sparse_product(SparseProduct::apply, csr(a), host(x), {}, {}, {}, host(y));
+}
+
+void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
+  sparse_product(SparseProduct::residual, csr(a), host(x), host(b), {}, {}, host(y));
+}
+
+void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
+  sparse_product(SparseProduct::apply_add, csr(a), host(x), {}, host(z), {}, host(y));
+}
+
+void CpuBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
+                               Field& y) const {
+  sparse_product(SparseProduct::jacobi, csr(a), host(x), host(b), {}, host(w), host(y));
 }
 
 void CpuBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,

@@ -2,6 +2,7 @@
 // reference gather of backend/cpu/*.cpp, reductions run in index order.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -34,6 +35,18 @@ class CpuScalars final : public Scalars {
   std::vector<real> data_;
 };
 
+// A sparse matrix kept as the host CSR it was made from.
+class CpuMatrix final : public Matrix {
+ public:
+  explicit CpuMatrix(SparseMatrix a) : a_(std::move(a)) {}
+  index rows() const override { return a_.rows; }
+  index cols() const override { return a_.cols; }
+  const SparseMatrix& csr() const { return a_; }
+
+ private:
+  SparseMatrix a_;
+};
+
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -60,6 +73,12 @@ class CpuBackend final : public Backend {
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
   void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
+  std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
+  void matrix_apply(const Matrix& a, const Field& x, Field& y) const override;
+  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const override;
+  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
+  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
+                     Field& y) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                 Field& g_face) const override;
   void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;

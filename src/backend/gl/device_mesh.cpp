@@ -200,6 +200,29 @@ DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
   buffers_ = std::move(b);
 }
 
+SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p) {
+  a.check();
+  Csr rows;
+  rows.offset = a.offset;
+  rows.item = a.column;
+  const SellShape shape = sell_shape(rows, a.rows);
+  SellMatrix s;
+  s.rows = a.rows;
+  s.cols = a.cols;
+  s.layout = sell_rows(shape);
+  s.layout.item = sell_items(shape, rows, a.rows, [&](index, index k) { return a.column[k]; });
+  std::vector<double> value(shape.padded, 0.0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      value[shape.at(i, k - a.offset[i])] = a.value[k];
+  s.value = real_buffer(value, p);
+  return s;
+}
+
+std::size_t SellMatrix::bytes() const {
+  return sell_bytes(layout) + value.size();
+}
+
 bool DeviceMesh::matches(const topology::Mesh& m) const {
   return &m == mesh_ && m.n_nodes == n_nodes_ && m.n_edges == n_edges_ && m.n_faces == n_faces_ &&
          m.n_cells == n_cells_;

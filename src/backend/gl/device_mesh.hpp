@@ -19,6 +19,7 @@
 
 #include <memory>
 
+#include "backend/sparse_matrix.hpp"
 #include "backend/traffic.hpp"
 #include "gl/buffer.hpp"
 #include "gl/program.hpp"
@@ -58,6 +59,16 @@ struct SellRows {
   scfd::gl::Buffer item;    // int per padded entry
   scfd::gl::Buffer item2;   // int per padded entry, or empty (a second list with the same shape)
 };
+
+// A sparse matrix (Backend::make_matrix) in the SELL-C layout: rows.item holds the column of each
+// padded entry, `value` its coefficient (precision p), both 0 in the padding (never read).
+struct SellMatrix {
+  index rows = 0, cols = 0;
+  SellRows layout;
+  scfd::gl::Buffer value;
+  std::size_t bytes() const;
+};
+SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p);
 
 struct DeviceMesh::Buffers {
   scfd::gl::Precision precision = scfd::gl::Precision::fp64;

@@ -560,6 +560,58 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
   return std::make_unique<GlNodeSystem>(*this, m, d, b, w, fixed);
 }
 
+// A sparse matrix on the device in the SELL layout (SellMatrix), counted in device_bytes.
+class GlMatrix final : public Matrix {
+ public:
+  GlMatrix(const GlBackend& be, const SparseMatrix& a)
+      : be_(be), sell_(make_sell_matrix(a, be.precision_)) {
+    be_.state_->system_bytes += sell_.bytes();
+  }
+  ~GlMatrix() override { be_.state_->system_bytes -= sell_.bytes(); }
+  GlMatrix(const GlMatrix&) = delete;
+  GlMatrix& operator=(const GlMatrix&) = delete;
+  index rows() const override { return sell_.rows; }
+  index cols() const override { return sell_.cols; }
+  const SellMatrix& sell() const { return sell_; }
+
+ private:
+  const GlBackend& be_;
+  SellMatrix sell_;
+};
+
+namespace {
+const SellMatrix& sell(const Matrix& a) {
+  const auto* g = dynamic_cast<const GlMatrix*>(&a);
+  SCFD_CHECK(g != nullptr, "a matrix of another backend was passed to the gl-compute backend");
+  return g->sell();
+}
+}  // namespace
+
+std::unique_ptr<Matrix> GlBackend::make_matrix(const SparseMatrix& a) const {
+  return std::make_unique<GlMatrix>(*this, a);
+}
+
+void GlBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
+  state_->ops().sparse(Operators::Sparse::apply, sell(a), storage(x), nullptr, nullptr, nullptr,
+                       storage(y));
+}
+
+void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
+  state_->ops().sparse(Operators::Sparse::residual, sell(a), storage(x), &storage(b), nullptr,
+                       nullptr, storage(y));
+}
+
+void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
+  state_->ops().sparse(Operators::Sparse::apply_add, sell(a), storage(x), nullptr, &storage(z),
+                       nullptr, storage(y));
+}
+
+void GlBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
+                              Field& y) const {
+  state_->ops().sparse(Operators::Sparse::jacobi, sell(a), storage(x), &storage(b), nullptr,
+                       &storage(w), storage(y));
+}
+
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,
                                      const Field& w, const Field& fixed, Field& diag) const {
   state_->ops().node_system_diagonal(device_mesh(m), storage(d), b, storage(w), storage(fixed),

@@ -79,6 +79,13 @@ class GlBackend final : public Backend {
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
   void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
+  // Stored in the SELL layout of the node system (kernels/sparse_*.glsl).
+  std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
+  void matrix_apply(const Matrix& a, const Field& x, Field& y) const override;
+  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const override;
+  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
+  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
+                     Field& y) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
                 Field& g_face) const override;
   void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
@@ -102,6 +109,7 @@ class GlBackend final : public Backend {
 
  private:
   friend class GlNodeSystem;  // applies itself through device_mesh() and the Operators
+  friend class GlMatrix;      // counts its bytes in the State
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;

@@ -54,6 +54,7 @@ struct Operators::Programs {
   Precision precision;
   Program gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_assemble, node_system_apply;
+  Program sparse[4];  // Operators::Sparse
   Program divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2], convection[2];
 
   Programs(Precision p, scfd::gl::Storage storage) : precision(p) {
@@ -68,6 +69,10 @@ struct Operators::Programs {
     node_system_diagonal = compile("node_system_diagonal", sell);
     node_system_assemble = compile("node_system_assemble", sell);
     node_system_apply = compile("node_system_apply", sell);
+    sparse[0] = compile("sparse_apply", sell);
+    sparse[1] = compile("sparse_residual", sell);
+    sparse[2] = compile("sparse_apply_add", sell);
+    sparse[3] = compile("sparse_jacobi", sell);
     for (int d = 2; d <= 3; ++d) {
       const scfd::gl::Defines dim = {{"DIM", std::to_string(d)}};
       divergence[d - 2] = compile("divergence", dim);
@@ -280,6 +285,50 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   Program& prog = programs_->node_system_apply;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
          y, m.n_owned_nodes);
+}
+
+void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
+                       const FieldStorage* b, const FieldStorage* z, const FieldStorage* w,
+                       FieldStorage& y) {
+  const Precision p = programs_->precision;
+  SCFD_CHECK(a.value.size() == a.layout.item.size() / sizeof(std::int32_t) * real_size(p),
+             "sparse: matrix values of another precision than the {} operators",
+             scfd::gl::to_string(p));
+  // Fields may be longer than the matrix (a rank's block leaves the ghosts alone).
+  const auto at_least = [&](const FieldStorage& f, index n, const char* what) {
+    SCFD_CHECK(f.size() >= static_cast<std::size_t>(n) && f.precision() == p,
+               "sparse: {} of {} {} values, >= {} {} expected", what, f.size(),
+               scfd::gl::to_string(f.precision()), n, scfd::gl::to_string(p));
+  };
+  at_least(x, a.cols, "x");
+  at_least(y, a.rows, "y");
+  // The fields in the order of the kernel's `// scfd: in` line.
+  const auto need = [&](const FieldStorage* f, const char* what) -> const FieldStorage* {
+    SCFD_CHECK(f != nullptr, "sparse: no {} given", what);
+    at_least(*f, a.rows, what);
+    SCFD_CHECK(f != &y, "sparse: output aliases {}", what);
+    return f;
+  };
+  SCFD_CHECK(&x != &y, "sparse: output aliases x");
+  if (a.rows == 0) return;
+  Program& prog = programs_->sparse[static_cast<int>(kind)];
+  const std::initializer_list<const Buffer*> buffers = {&a.layout.slice, &a.layout.length,
+                                                        &a.layout.item, &a.value};
+  switch (kind) {
+    case Sparse::apply:
+      prog.bind(buffers, {&x}, {&y});
+      break;
+    case Sparse::residual:
+      prog.bind(buffers, {&x, need(b, "b")}, {&y});
+      break;
+    case Sparse::apply_add:
+      prog.bind(buffers, {&x, need(z, "z")}, {&y});
+      break;
+    case Sparse::jacobi:
+      prog.bind(buffers, {&x, need(w, "w"), need(b, "b")}, {&y});
+      break;
+  }
+  prog.run(static_cast<std::size_t>(a.rows));
 }
 
 }  // namespace scfd::backend::glc

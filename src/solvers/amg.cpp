@@ -1,0 +1,389 @@
+// Smoothed-aggregation AMG (see amg.hpp; the method and its choices: docs/methods.md).
+#include "solvers/amg.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/timer.hpp"
+
+namespace scfd::solvers {
+namespace {
+
+using backend::Field;
+
+real entry_at(const SparseMatrix& a, index i, index j) {
+  for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+    if (a.column[k] == j) return a.value[k];
+  return 0;
+}
+
+std::vector<real> diagonal_of(const SparseMatrix& a) {
+  std::vector<real> d(static_cast<std::size_t>(a.rows));
+  for (index i = 0; i < a.rows; ++i) {
+    d[i] = entry_at(a, i, i);
+    SCFD_CHECK(d[i] > 0, "AMG: diagonal entry {} of a {}-row matrix is {} (not > 0)", i, a.rows,
+               d[i]);
+  }
+  return d;
+}
+
+// The spectral radius of D^-1 A by 20 power iterations (an estimate from below, enlarged by 5 %:
+// it sets damping factors, which need the upper end of the spectrum).
+real jacobi_radius(const SparseMatrix& a, const std::vector<real>& d) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<real> x(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = 1 + real(i % 7) / 7;  // not an eigenvector
+  real lambda = 1;
+  for (int it = 0; it < 20; ++it) {
+    real norm = 0;
+    for (index i = 0; i < a.rows; ++i) {
+      real s = 0;
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
+      y[i] = s / d[i];
+      norm = std::max(norm, std::abs(y[i]));
+    }
+    if (!(norm > 0)) break;
+    real xmax = 0;
+    for (const real v : x) xmax = std::max(xmax, std::abs(v));
+    lambda = norm / xmax;
+    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] / norm;
+  }
+  return 1.05 * lambda;
+}
+
+// Whether row i has an entry off the diagonal that is not zero.
+bool has_neighbours(const SparseMatrix& a, index i) {
+  for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+    if (a.column[k] != i && a.value[k] != 0) return true;
+  return false;
+}
+
+// A dense n x n matrix as a SparseMatrix with every entry stored.
+SparseMatrix dense(index n, const std::vector<real>& v) {
+  SparseMatrix m;
+  m.rows = m.cols = n;
+  m.offset.resize(static_cast<std::size_t>(n) + 1);
+  m.column.resize(static_cast<std::size_t>(n) * n);
+  m.value = v;
+  for (index i = 0; i <= n; ++i) m.offset[i] = i * n;
+  for (index i = 0; i < n; ++i)
+    for (index j = 0; j < n; ++j) m.column[static_cast<std::size_t>(i) * n + j] = j;
+  return m;
+}
+
+// The pseudo-inverse of a small symmetric positive semi-definite matrix: eigen-decomposition by
+// cyclic Jacobi rotations (Golub & Van Loan, Matrix Computations, §8.5), eigenvalues below 1e-10
+// of the largest dropped (the constants of a pressure system without an outlet).
+SparseMatrix pseudo_inverse(const SparseMatrix& a) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<real> m(n * n, 0), v(n * n, 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
+  for (std::size_t i = 0; i < n; ++i) v[i * n + i] = 1;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    real off = 0, total = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) (i == j ? total : off) += m[i * n + j] * m[i * n + j];
+    if (off <= 1e-30 * (total + off)) break;
+    for (std::size_t p = 0; p < n; ++p)
+      for (std::size_t q = p + 1; q < n; ++q) {
+        const real apq = m[p * n + q];
+        if (apq == 0) continue;
+        const real theta = (m[q * n + q] - m[p * n + p]) / (2 * apq);
+        const real t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const real c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (std::size_t k = 0; k < n; ++k) {  // columns p, q of m
+          const real mkp = m[k * n + p], mkq = m[k * n + q];
+          m[k * n + p] = c * mkp - s * mkq;
+          m[k * n + q] = s * mkp + c * mkq;
+        }
+        for (std::size_t k = 0; k < n; ++k) {  // rows p, q of m
+          const real mpk = m[p * n + k], mqk = m[q * n + k];
+          m[p * n + k] = c * mpk - s * mqk;
+          m[q * n + k] = s * mpk + c * mqk;
+        }
+        for (std::size_t k = 0; k < n; ++k) {  // eigenvectors: columns of v
+          const real vkp = v[k * n + p], vkq = v[k * n + q];
+          v[k * n + p] = c * vkp - s * vkq;
+          v[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+  }
+  real largest = 0;
+  for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::abs(m[i * n + i]));
+  std::vector<real> inv(n * n, 0);
+  for (std::size_t e = 0; e < n; ++e) {
+    const real lambda = m[e * n + e];
+    if (!(lambda > 1e-10 * largest)) continue;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) inv[i * n + j] += v[i * n + e] * v[j * n + e] / lambda;
+  }
+  return dense(a.rows, inv);
+}
+
+// The piecewise-constant basis of the aggregates (columns scaled to unit length), smoothed by
+// one damped-Jacobi step: P = (I - omega D^-1 A) T.
+SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, real omega,
+                          const std::vector<index>& agg, index n_aggregates) {
+  std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
+  for (const index g : agg)
+    if (g >= 0) size[g] += 1;
+  SparseMatrix t;
+  t.rows = a.rows;
+  t.cols = n_aggregates;
+  t.offset.assign(1, 0);
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] >= 0) {
+      t.column.push_back(agg[i]);
+      t.value.push_back(1 / std::sqrt(size[agg[i]]));
+    }
+    t.offset.push_back(t.entries());
+  }
+  SparseMatrix at = multiply(a, t);
+  for (index i = 0; i < at.rows; ++i)
+    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
+      at.value[k] *= -omega / d[i];
+      if (agg[i] >= 0 && at.column[k] == agg[i]) at.value[k] += 1 / std::sqrt(size[agg[i]]);
+    }
+  // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
+  SparseMatrix p;
+  p.rows = at.rows;
+  p.cols = at.cols;
+  p.offset.assign(1, 0);
+  for (index i = 0; i < at.rows; ++i) {
+    bool has_own = agg[i] < 0;
+    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
+      has_own = has_own || at.column[k] == agg[i];
+      p.column.push_back(at.column[k]);
+      p.value.push_back(at.value[k]);
+    }
+    if (!has_own) {
+      p.column.push_back(agg[i]);
+      p.value.push_back(1 / std::sqrt(size[agg[i]]));
+    }
+    p.offset.push_back(p.entries());
+  }
+  return p;
+}
+
+}  // namespace
+
+SparseMatrix transpose(const SparseMatrix& a) {
+  SparseMatrix t;
+  t.rows = a.cols;
+  t.cols = a.rows;
+  t.offset.assign(static_cast<std::size_t>(a.cols) + 1, 0);
+  for (const index j : a.column) ++t.offset[j + 1];
+  for (index j = 0; j < a.cols; ++j) t.offset[j + 1] += t.offset[j];
+  t.column.resize(a.column.size());
+  t.value.resize(a.value.size());
+  std::vector<index> next(t.offset.begin(), t.offset.end() - 1);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+      const index at = next[a.column[k]]++;
+      t.column[at] = i;
+      t.value[at] = a.value[k];
+    }
+  return t;
+}
+
+SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
+  SCFD_CHECK(a.cols == b.rows, "sparse product of {} x {} and {} x {}", a.rows, a.cols, b.rows,
+             b.cols);
+  SparseMatrix c;
+  c.rows = a.rows;
+  c.cols = b.cols;
+  std::vector<index> where(static_cast<std::size_t>(b.cols), -1);  // entry of column j in row i
+  for (index i = 0; i < a.rows; ++i) {
+    const index row_start = c.entries();
+    for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
+      const index j = a.column[ka];
+      for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
+        const index col = b.column[kb];
+        if (where[col] < row_start) {
+          where[col] = c.entries();
+          c.column.push_back(col);
+          c.value.push_back(0);
+        }
+        c.value[where[col]] += a.value[ka] * b.value[kb];
+      }
+    }
+    c.offset.push_back(c.entries());
+  }
+  return c;
+}
+
+std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggregates) {
+  const std::vector<real> d = diagonal_of(a);
+  // Strong neighbours, as CSR positions of a flagged.
+  std::vector<char> strong(a.column.size(), 0);
+  std::vector<index> n_strong(static_cast<std::size_t>(a.rows), 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+      const index j = a.column[k];
+      if (j != i && std::abs(a.value[k]) >= strength * std::sqrt(d[i] * d[j]) && a.value[k] != 0) {
+        strong[k] = 1;
+        ++n_strong[i];
+      }
+    }
+  constexpr index kFree = -2, kIsolated = -1;
+  std::vector<index> agg(static_cast<std::size_t>(a.rows), kFree);
+  n_aggregates = 0;
+  for (index i = 0; i < a.rows; ++i)
+    if (n_strong[i] == 0) agg[i] = kIsolated;
+  // 1: a free row whose strong neighbours are all free seeds an aggregate of them all.
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    bool all_free = true;
+    for (index k = a.offset[i]; k < a.offset[i + 1] && all_free; ++k)
+      all_free = !strong[k] || agg[a.column[k]] == kFree;
+    if (!all_free) continue;
+    agg[i] = n_aggregates;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k]) agg[a.column[k]] = n_aggregates;
+    ++n_aggregates;
+  }
+  // 2: a free row joins the aggregate of its strongest aggregated neighbour (from step 1).
+  const std::vector<index> first = agg;
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    real best = 0;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k] && first[a.column[k]] >= 0 && std::abs(a.value[k]) > best) {
+        best = std::abs(a.value[k]);
+        agg[i] = first[a.column[k]];
+      }
+  }
+  // 3: what is left forms aggregates with its free strong neighbours.
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    agg[i] = n_aggregates;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k] && agg[a.column[k]] == kFree) agg[a.column[k]] = n_aggregates;
+    ++n_aggregates;
+  }
+  return agg;
+}
+
+real AmgHierarchy::operator_complexity() const {
+  real total = 0;
+  for (const AmgLevel& l : levels) total += static_cast<real>(l.a.entries());
+  return levels.empty() ? 0 : total / static_cast<real>(std::max<index>(1, levels[0].a.entries()));
+}
+
+std::string AmgHierarchy::describe() const {
+  std::string rows;
+  for (const AmgLevel& l : levels) rows += fmt::format("{}{}", rows.empty() ? "" : " / ", l.a.rows);
+  return fmt::format("{} level{} ({} rows), operator complexity {:.2f}", levels.size(),
+                     levels.size() == 1 ? "" : "s", rows, operator_complexity());
+}
+
+AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
+  a.check();
+  SCFD_CHECK(a.rows == a.cols, "AMG of a {} x {} matrix", a.rows, a.cols);
+  AmgHierarchy h;
+  h.levels.push_back({a, {}, {}, {}});
+  for (;;) {
+    AmgLevel& level = h.levels.back();
+    const std::vector<real> d = diagonal_of(level.a);
+    const real omega = real(4) / 3 / jacobi_radius(level.a, d);
+    level.weight.resize(d.size());
+    for (index i = 0; i < level.a.rows; ++i)
+      level.weight[i] = (has_neighbours(level.a, i) ? omega : 1) / d[i];
+    if (level.a.rows <= options.coarse_size ||
+        static_cast<int>(h.levels.size()) >= options.max_levels)
+      break;
+    index n_coarse = 0;
+    std::vector<index> agg = aggregate(level.a, options.strength, n_coarse);
+    // Too little coarsening to pay for a level: then every coupling counts as strong.
+    const auto stalled = [&] { return n_coarse == 0 || n_coarse > level.a.rows * 9 / 10; };
+    if (stalled()) agg = aggregate(level.a, 0, n_coarse);
+    if (stalled()) break;
+    level.p = prolongation(level.a, d, omega, agg, n_coarse);
+    level.r = transpose(level.p);
+    SparseMatrix coarse = multiply(level.r, multiply(level.a, level.p));
+    h.levels.push_back({std::move(coarse), {}, {}, {}});
+  }
+  SCFD_CHECK(h.levels.back().a.rows <= 1000,
+             "AMG: coarsening stalled at {} rows (too many for the dense coarse solve)",
+             h.levels.back().a.rows);
+  h.coarse_inverse = pseudo_inverse(h.levels.back().a);
+  return h;
+}
+
+Amg::Amg(const backend::Backend& be, const AmgHierarchy& h, index n_local, int sweeps)
+    : be_(be), sweeps_(sweeps) {
+  SCFD_CHECK(!h.levels.empty() && sweeps >= 1, "AMG with {} levels and {} sweeps", h.levels.size(),
+             sweeps);
+  SCFD_CHECK(n_local >= h.levels[0].a.rows, "AMG: fields of {} for {} rows", n_local,
+             h.levels[0].a.rows);
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {
+    const AmgLevel& in = h.levels[l];
+    const index n = l == 0 ? n_local : in.a.rows;
+    Level out;
+    if (l + 1 < h.levels.size()) {
+      out.a = be.make_matrix(in.a);
+      out.p = be.make_matrix(in.p);
+      out.r = be.make_matrix(in.r);
+      std::vector<real> w(static_cast<std::size_t>(n), 0);  // 0 on the ghosts of the finest
+      std::copy(in.weight.begin(), in.weight.end(), w.begin());
+      out.weight = be.make_field_from(w);
+      out.tmp = be.make_field(n);
+    }
+    if (l > 0) {
+      out.rhs = be.make_field(n);
+      out.e = be.make_field(n);
+    }
+    levels_.push_back(std::move(out));
+  }
+  coarse_inverse_ = be.make_matrix(h.coarse_inverse);
+}
+
+void Amg::apply(const Field& r, Field& z) const {
+  cycle(0, r, z);
+}
+
+void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
+  if (l + 1 == levels_.size()) {
+    be_.matrix_apply(*coarse_inverse_, b, e);
+    return;
+  }
+  const Level& L = levels_[l];
+  const Level& next = levels_[l + 1];
+  Field* cur = &e;
+  Field* other = L.tmp.get();
+  // Pre-smoothing from e = 0: the first sweep is e = W b.
+  be_.multiply(*L.weight, b, *cur);
+  for (int s = 1; s < sweeps_; ++s) {
+    be_.matrix_jacobi(*L.a, *L.weight, b, *cur, *other);
+    std::swap(cur, other);
+  }
+  be_.matrix_residual(*L.a, b, *cur, *other);
+  be_.matrix_apply(*L.r, *other, *next.rhs);
+  cycle(l + 1, *next.rhs, *next.e);
+  be_.matrix_apply_add(*L.p, *next.e, *cur, *other);
+  std::swap(cur, other);
+  for (int s = 0; s < sweeps_; ++s) {  // post-smoothing: as many sweeps, so M is symmetric
+    be_.matrix_jacobi(*L.a, *L.weight, b, *cur, *other);
+    std::swap(cur, other);
+  }
+  // 2 * sweeps swaps in all: the result is in e.
+}
+
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a, index n_local,
+                              const std::string& what) {
+  const Timer timer;
+  const AmgHierarchy h = build_amg(a);
+  auto amg = std::make_unique<Amg>(be, h, n_local, AmgOptions{}.sweeps);
+  be.finish();
+  amg->setup_seconds = timer.seconds();
+  log::info("{} preconditioner: AMG, {}, set-up {:.3f} s", what, h.describe(), amg->setup_seconds);
+  return amg;
+}
+
+}  // namespace scfd::solvers

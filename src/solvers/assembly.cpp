@@ -1,0 +1,65 @@
+// Host assembly of the node and cell systems (see assembly.hpp).
+#include "solvers/assembly.hpp"
+
+#include "core/error.hpp"
+
+namespace scfd::solvers {
+
+using backend::SparseMatrix;
+
+SparseMatrix node_system_matrix(const topology::Mesh& m, std::span<const real> d, real b,
+                                std::span<const real> w, std::span<const real> fixed) {
+  SCFD_CHECK(d.size() == static_cast<std::size_t>(m.n_nodes) &&
+                 w.size() == static_cast<std::size_t>(m.n_edges) && fixed.size() == d.size(),
+             "node system matrix: d {}, w {}, fixed {} for {} nodes and {} edges", d.size(),
+             w.size(), fixed.size(), m.n_nodes, m.n_edges);
+  SparseMatrix a;
+  a.rows = a.cols = m.n_owned_nodes;
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
+    const index diag_at = a.entries();
+    a.column.push_back(i);
+    a.value.push_back(1);
+    if (fixed[i] == 0) {
+      real diag = d[i];
+      for (const index e : m.node_edges.row(i)) {
+        diag += b * w[e];
+        const index j = m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
+        if (j < m.n_owned_nodes && fixed[j] == 0) {
+          a.column.push_back(j);
+          a.value.push_back(-b * w[e]);
+        }
+      }
+      a.value[diag_at] = diag;
+    }
+    a.offset.push_back(a.entries());
+  }
+  return a;
+}
+
+SparseMatrix cell_laplacian_matrix(const topology::Mesh& m, std::span<const real> mobility) {
+  SCFD_CHECK(mobility.size() == static_cast<std::size_t>(m.n_faces),
+             "cell matrix: mobility of {} for {} faces", mobility.size(), m.n_faces);
+  const int width = m.cell_width();
+  SparseMatrix a;
+  a.rows = a.cols = m.n_owned_cells;
+  for (index c = 0; c < m.n_owned_cells; ++c) {
+    const index diag_at = a.entries();
+    a.column.push_back(c);
+    a.value.push_back(0);
+    for (int k = 0; k < width; ++k) {
+      const index f = m.cell_faces[static_cast<std::size_t>(c) * width + k];
+      const real mob = mobility[f];
+      a.value[diag_at] += mob;
+      const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+      const index other = c1 == c ? c2 : c1;
+      if (other != kNone && other < m.n_owned_cells && mob != 0) {
+        a.column.push_back(other);
+        a.value.push_back(-mob);
+      }
+    }
+    a.offset.push_back(a.entries());
+  }
+  return a;
+}
+
+}  // namespace scfd::solvers
