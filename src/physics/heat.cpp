@@ -148,8 +148,8 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
   if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg)
-    amg_ = solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), m.n_nodes,
-                             "heat");
+    amg_ =
+        solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), nodes_, "heat");
 }
 
 void HeatModel::read_time(const config::Case& c) {
@@ -169,7 +169,10 @@ void HeatModel::read_time(const config::Case& c) {
   if (!(pcg_options_.absolute_tolerance >= 0)) c.fail("solver.absolute_tolerance", "must be >= 0");
   pcg_options_.max_iterations = read_max_iterations(c);
   pcg_options_.check_every = read_check_every(c);
-  pcg_options_.preconditioner = read_preconditioner(c);
+  // Transient node systems are dominated by the lumped mass and Jacobi does well there; steady
+  // problems on large meshes gain from amg.
+  pcg_options_.preconditioner =
+      read_preconditioner(c, solvers::SolveOptions::Preconditioner::jacobi);
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
 }

@@ -112,7 +112,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
     std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
     be.download(*k.mobility, mobility);
     amg_ =
-        solvers::make_amg(be, solvers::cell_laplacian_matrix(m, mobility), m.n_cells, "pressure");
+        solvers::make_amg(be, solvers::cell_laplacian_matrix(m, mobility), halo.cells, "pressure");
   }
 }
 
@@ -128,6 +128,10 @@ solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   options.absolute_tolerance =
       options.relative_tolerance * std::sqrt(solvers::global_sum(be_.dot(v, v, m_.n_owned_faces)));
   const solvers::SolveResult r = pcg_.solve(operator_, *b_, psi, options, true, amg_.get());
+  if (!has_outlet_) {  // psi is defined up to a constant, which the preconditioner picks: fix it
+    const real mean = solvers::global_sum(be_.dot(psi, *ones_, m_.n_owned_cells));
+    be_.axpy(-mean / global_cells_, *ones_, psi);
+  }
   halo_.cells.exchange(be_, psi);
   return r;
 }

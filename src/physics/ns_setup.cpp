@@ -76,7 +76,7 @@ void read_solver(const config::Case& c, Setup& s) {
   }
   s.momentum.max_iterations = s.pressure.max_iterations = read_max_iterations(c);
   s.momentum.check_every = s.pressure.check_every = read_check_every(c);
-  s.pressure.preconditioner = read_preconditioner(c);
+  s.pressure.preconditioner = read_preconditioner(c, solvers::SolveOptions::Preconditioner::amg);
 }
 
 void read_fluid(const config::Case& c, Setup& s) {

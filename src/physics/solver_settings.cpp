@@ -24,11 +24,14 @@ int read_check_every(const config::Case& c) {
   return static_cast<int>(n);
 }
 
-solvers::SolveOptions::Preconditioner read_preconditioner(const config::Case& c) {
+solvers::SolveOptions::Preconditioner read_preconditioner(
+    const config::Case& c, solvers::SolveOptions::Preconditioner default_value) {
+  using P = solvers::SolveOptions::Preconditioner;
   static constexpr std::array<std::string_view, 2> kinds = {"jacobi", "amg"};
-  return c.choice("solver.preconditioner", kinds, "jacobi") == "amg"
-             ? solvers::SolveOptions::Preconditioner::amg
-             : solvers::SolveOptions::Preconditioner::jacobi;
+  return c.choice("solver.preconditioner", kinds, default_value == P::amg ? "amg" : "jacobi") ==
+                 "amg"
+             ? P::amg
+             : P::jacobi;
 }
 
 double read_tolerance(const config::Case& c, const std::string& key, double default_value) {

@@ -20,8 +20,10 @@ int read_max_iterations(const config::Case& c);
 // 10^6 (solvers/pcg.hpp).
 int read_check_every(const config::Case& c);
 
-// solver.preconditioner: "jacobi" (the default) or "amg" (the PCG solves' preconditioner).
-solvers::SolveOptions::Preconditioner read_preconditioner(const config::Case& c);
+// solver.preconditioner: "jacobi" or "amg" (the PCG solves' preconditioner), default_value when
+// the key is absent.
+solvers::SolveOptions::Preconditioner read_preconditioner(
+    const config::Case& c, solvers::SolveOptions::Preconditioner default_value);
 
 // A relative (or absolute) tolerance key: 0 <= value < 1 (the caller asks for > 0 where 0 is not
 // allowed).

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "solvers/collectives.hpp"
 
 namespace scfd::solvers {
 namespace {
@@ -79,11 +80,9 @@ SparseMatrix dense(index n, const std::vector<real>& v) {
 // The pseudo-inverse of a small symmetric positive semi-definite matrix: eigen-decomposition by
 // cyclic Jacobi rotations (Golub & Van Loan, Matrix Computations, §8.5), eigenvalues below 1e-10
 // of the largest dropped (the constants of a pressure system without an outlet).
-SparseMatrix pseudo_inverse(const SparseMatrix& a) {
-  const auto n = static_cast<std::size_t>(a.rows);
-  std::vector<real> m(n * n, 0), v(n * n, 0);
-  for (index i = 0; i < a.rows; ++i)
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
+// m: n x n, row-major; returns the pseudo-inverse in the same form.
+std::vector<real> pseudo_inverse(std::size_t n, std::vector<real> m) {
+  std::vector<real> v(n * n, 0);
   for (std::size_t i = 0; i < n; ++i) v[i * n + i] = 1;
   for (int sweep = 0; sweep < 100; ++sweep) {
     real off = 0, total = 0;
@@ -123,7 +122,30 @@ SparseMatrix pseudo_inverse(const SparseMatrix& a) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < n; ++j) inv[i * n + j] += v[i * n + e] * v[j * n + e] / lambda;
   }
-  return dense(a.rows, inv);
+  return inv;
+}
+
+SparseMatrix pseudo_inverse(const SparseMatrix& a) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<real> m(n * n, 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
+  return dense(a.rows, pseudo_inverse(n, std::move(m)));
+}
+
+// The owned block of a rank's rows (columns below the row count).
+SparseMatrix owned_block(const SparseMatrix& a) {
+  SparseMatrix b;
+  b.rows = b.cols = a.rows;
+  for (index i = 0; i < a.rows; ++i) {
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (a.column[k] < a.rows) {
+        b.column.push_back(a.column[k]);
+        b.value.push_back(a.value[k]);
+      }
+    b.offset.push_back(b.entries());
+  }
+  return b;
 }
 
 // The piecewise-constant basis of the aggregates (columns scaled to unit length), smoothed by
@@ -328,38 +350,62 @@ std::string AmgHierarchy::describe() const {
                      levels.size() == 1 ? "" : "s", rows, operator_complexity());
 }
 
+namespace {
+
+// One level's smoother weights: omega / a_ii, 1 / a_ii on rows without neighbours.
+std::vector<real> smoother_weights(const SparseMatrix& a, const std::vector<real>& d, real omega) {
+  std::vector<real> w(d.size());
+  for (index i = 0; i < a.rows; ++i) w[i] = (has_neighbours(a, i) ? omega : 1) / d[i];
+  return w;
+}
+
+// The aggregates and smoothed prolongation of a level from its (owned) block; false when
+// coarsening stalls. When the coarse operator would be denser than half the fine one, pairs of
+// aggregates are taken instead.
+struct Coarsening {
+  std::vector<index> agg;
+  index n = 0;
+  SparseMatrix p, coarse;  // coarse: P^T own P
+};
+bool coarsen(const SparseMatrix& own, const std::vector<real>& d, real omega, real strength,
+             Coarsening& c) {
+  c.agg = aggregate(own, strength, c.n);
+  // Too little coarsening to pay for a level: then every coupling counts as strong.
+  const auto stalled = [&] { return c.n == 0 || c.n > own.rows * 9 / 10; };
+  if (stalled()) c.agg = aggregate(own, 0, c.n);
+  if (stalled()) return false;
+  const auto galerkin = [&] {
+    c.p = prolongation(own, d, omega, c.agg, c.n);
+    c.coarse = multiply(transpose(c.p), multiply(own, c.p));
+  };
+  galerkin();
+  if (c.coarse.entries() > own.entries() / 2) {
+    c.agg = pair_aggregates(own, c.agg, c.n);
+    galerkin();
+  }
+  return true;
+}
+
+}  // namespace
+
 AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
   a.check();
   SCFD_CHECK(a.rows == a.cols, "AMG of a {} x {} matrix", a.rows, a.cols);
   AmgHierarchy h;
-  h.levels.push_back({a, {}, {}, {}});
+  h.levels.emplace_back().a = a;
   for (;;) {
     AmgLevel& level = h.levels.back();
     const std::vector<real> d = diagonal_of(level.a);
     const real omega = real(4) / 3 / jacobi_radius(level.a, d);
-    level.weight.resize(d.size());
-    for (index i = 0; i < level.a.rows; ++i)
-      level.weight[i] = (has_neighbours(level.a, i) ? omega : 1) / d[i];
+    level.weight = smoother_weights(level.a, d, omega);
     if (level.a.rows <= options.coarse_size ||
         static_cast<int>(h.levels.size()) >= options.max_levels)
       break;
-    index n_coarse = 0;
-    std::vector<index> agg = aggregate(level.a, options.strength, n_coarse);
-    // Too little coarsening to pay for a level: then every coupling counts as strong.
-    const auto stalled = [&] { return n_coarse == 0 || n_coarse > level.a.rows * 9 / 10; };
-    if (stalled()) agg = aggregate(level.a, 0, n_coarse);
-    if (stalled()) break;
-    const auto galerkin = [&] {
-      level.p = prolongation(level.a, d, omega, agg, n_coarse);
-      level.r = transpose(level.p);
-      return multiply(level.r, multiply(level.a, level.p));
-    };
-    SparseMatrix coarse = galerkin();
-    if (coarse.entries() > level.a.entries() / 2) {  // too dense: pairs of aggregates instead
-      agg = pair_aggregates(level.a, agg, n_coarse);
-      coarse = galerkin();
-    }
-    h.levels.push_back({std::move(coarse), {}, {}, {}});
+    Coarsening c;
+    if (!coarsen(level.a, d, omega, options.strength, c)) break;
+    level.p = std::move(c.p);
+    level.r = transpose(level.p);
+    h.levels.emplace_back().a = std::move(c.coarse);
   }
   SCFD_CHECK(h.levels.back().a.rows <= 1000,
              "AMG: coarsening stalled at {} rows (too many for the dense coarse solve)",
@@ -368,21 +414,164 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
   return h;
 }
 
-Amg::Amg(const backend::Backend& be, const AmgHierarchy& h, index n_local, int sweeps)
-    : be_(be), sweeps_(sweeps) {
+namespace {
+
+// The rows of p (this rank's rows, columns numbered globally) at every local entity of `plan`:
+// the owned rows, then the ghosts' rows from their owners (exchanged as planes of column and
+// value). Collective.
+SparseMatrix rows_with_ghosts(const SparseMatrix& p, halo::HaloPlan& plan) {
+  index width = 0;
+  for (index i = 0; i < p.rows; ++i) width = std::max(width, p.offset[i + 1] - p.offset[i]);
+  width = static_cast<index>(global_max(static_cast<real>(width)));
+  const auto n_local = static_cast<std::size_t>(plan.n_local());
+  std::vector<std::vector<real>> col(static_cast<std::size_t>(width)), val(col.size());
+  for (index k = 0; k < width; ++k) {
+    col[k].assign(n_local, -1);
+    val[k].assign(n_local, 0);
+    for (index i = 0; i < p.rows; ++i)
+      if (p.offset[i] + k < p.offset[i + 1]) {
+        col[k][i] = static_cast<real>(p.column[p.offset[i] + k]);
+        val[k][i] = p.value[p.offset[i] + k];
+      }
+    plan.exchange(col[k]);
+    plan.exchange(val[k]);
+  }
+  SparseMatrix out;
+  out.rows = plan.n_local();
+  out.cols = p.cols;
+  for (std::size_t i = 0; i < n_local; ++i) {
+    for (index k = 0; k < width; ++k)
+      if (col[k][i] >= 0) {
+        out.column.push_back(static_cast<index>(col[k][i]));
+        out.value.push_back(val[k][i]);
+      }
+    out.offset.push_back(out.entries());
+  }
+  return out;
+}
+
+// The first global number of every rank's entities (and the total at the end).
+std::vector<index> global_offsets(index mine) {
+  const std::vector<index> counts = all_gather(std::vector<index>{mine});
+  std::vector<index> first(counts.size() + 1, 0);
+  for (std::size_t r = 0; r < counts.size(); ++r) first[r + 1] = first[r] + counts[r];
+  return first;
+}
+
+}  // namespace
+
+AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options) {
+  a.check();
+  SCFD_CHECK(a.rows == plan.n_owned() && a.cols == plan.n_local(),
+             "AMG of a {} x {} matrix for {} owned of {} local entities", a.rows, a.cols,
+             plan.n_owned(), plan.n_local());
+  const int me = world_rank();
+  AmgHierarchy h;
+  h.levels.emplace_back().a = a;
+  halo::HaloPlan* fine_plan = &plan;
+  std::vector<index> first = global_offsets(a.rows);
+  for (;;) {
+    AmgLevel& level = h.levels.back();
+    const SparseMatrix own = owned_block(level.a);
+    const std::vector<real> d = diagonal_of(own);
+    const real omega = own.rows > 0 ? real(4) / 3 / jacobi_radius(own, d) : 1;
+    level.weight = smoother_weights(level.a, d, omega);
+    // Every rank takes the same decisions (each level's halo plan is collective).
+    if (first.back() <= options.coarse_size ||
+        static_cast<int>(h.levels.size()) >= options.max_levels)
+      break;
+    Coarsening c;
+    if (!coarsen(own, d, omega, options.strength, c)) {  // this block keeps its rows
+      c.n = own.rows;
+      c.p = SparseMatrix{};
+      c.p.rows = c.p.cols = own.rows;
+      for (index i = 0; i < own.rows; ++i) {
+        c.p.column.push_back(i);
+        c.p.value.push_back(1);
+        c.p.offset.push_back(c.p.entries());
+      }
+    }
+    const std::vector<index> coarse_first = global_offsets(c.n);
+    if (coarse_first.back() > first.back() * 9 / 10) break;  // no rank coarsens any more
+    // P with global coarse columns, at the ghosts too; A_c = P^T (A P) on this rank's aggregates.
+    SparseMatrix p_global = c.p;
+    p_global.cols = coarse_first.back();
+    for (index& j : p_global.column) j += coarse_first[me];
+    const SparseMatrix ap = multiply(level.a, rows_with_ghosts(p_global, *fine_plan));
+    SparseMatrix coarse = multiply(transpose(c.p), ap);  // columns: global coarse numbers
+    // Local numbering: this rank's aggregates, then the others it couples to, grouped by owner.
+    std::vector<index> gid(static_cast<std::size_t>(c.n));
+    for (index i = 0; i < c.n; ++i) gid[i] = coarse_first[me] + i;
+    std::vector<index> ghosts;
+    for (const index j : coarse.column)
+      if (j < coarse_first[me] || j >= coarse_first[me + 1]) ghosts.push_back(j);
+    std::sort(ghosts.begin(), ghosts.end());  // global numbers ascend with the owner rank
+    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+    std::vector<int> owner;
+    for (const index j : ghosts) {
+      gid.push_back(j);
+      owner.push_back(
+          static_cast<int>(std::upper_bound(coarse_first.begin(), coarse_first.end(), j) -
+                           coarse_first.begin() - 1));
+    }
+    for (index& j : coarse.column)
+      j = j >= coarse_first[me] && j < coarse_first[me + 1]
+              ? j - coarse_first[me]
+              : c.n + static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
+                                         ghosts.begin());
+    coarse.cols = static_cast<index>(gid.size());
+    level.p = std::move(c.p);
+    level.r = transpose(level.p);
+    AmgLevel& next = h.levels.emplace_back();
+    next.a = std::move(coarse);
+    next.gid = gid;
+    next.plan = std::make_unique<halo::HaloPlan>(
+        halo::HaloPlan::build(plan.kind(), c.n, gid, owner, MPI_COMM_WORLD));
+    fine_plan = next.plan.get();
+    first = coarse_first;
+  }
+  // The coarsest level, gathered: every rank keeps its rows of the global pseudo-inverse.
+  const AmgLevel& last = h.levels.back();
+  const auto n = static_cast<std::size_t>(first.back());
+  std::vector<real> mine(static_cast<std::size_t>(last.a.rows) * n, 0);
+  for (index i = 0; i < last.a.rows; ++i)
+    for (index k = last.a.offset[i]; k < last.a.offset[i + 1]; ++k) {
+      const index j = last.a.column[k];
+      const index global = last.gid.empty() ? first[me] + j : last.gid[j];
+      mine[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(global)] += last.a.value[k];
+    }
+  std::vector<real> whole = all_gather(mine);
+  for (std::size_t i = 0; i < n; ++i)  // symmetric up to rounding: make it exactly so
+    for (std::size_t j = i + 1; j < n; ++j)
+      whole[i * n + j] = whole[j * n + i] = (whole[i * n + j] + whole[j * n + i]) / 2;
+  const std::vector<real> inverse = pseudo_inverse(n, std::move(whole));
+  AmgHierarchy::GlobalCoarse& g = h.global.emplace();
+  g.first = first[me];
+  g.n_global = first.back();
+  g.n_mine = last.a.rows;
+  g.rows.assign(inverse.begin() + static_cast<std::ptrdiff_t>(g.first * n),
+                inverse.begin() + static_cast<std::ptrdiff_t>((g.first + g.n_mine) * n));
+  return h;
+}
+
+Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps,
+         halo::HaloPlan* plan)
+    : be_(be), sweeps_(sweeps), global_(std::move(h.global)) {
   SCFD_CHECK(!h.levels.empty() && sweeps >= 1, "AMG with {} levels and {} sweeps", h.levels.size(),
              sweeps);
-  SCFD_CHECK(n_local >= h.levels[0].a.rows, "AMG: fields of {} for {} rows", n_local,
-             h.levels[0].a.rows);
+  SCFD_CHECK(n_local >= h.levels[0].a.cols, "AMG: fields of {} for {} columns", n_local,
+             h.levels[0].a.cols);
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
-    const AmgLevel& in = h.levels[l];
-    const index n = l == 0 ? n_local : in.a.rows;
+    AmgLevel& in = h.levels[l];
+    const index n = l == 0 ? n_local : in.a.cols;
     Level out;
+    out.plan = l == 0 ? plan : in.plan.get();
+    out.owned_plan = std::move(in.plan);
     if (l + 1 < h.levels.size()) {
       out.a = be.make_matrix(in.a);
       out.p = be.make_matrix(in.p);
       out.r = be.make_matrix(in.r);
-      std::vector<real> w(static_cast<std::size_t>(n), 0);  // 0 on the ghosts of the finest
+      std::vector<real> w(static_cast<std::size_t>(n), 0);  // 0 on the ghosts
       std::copy(in.weight.begin(), in.weight.end(), w.begin());
       out.weight = be.make_field_from(w);
       out.tmp = be.make_field(n);
@@ -393,7 +582,7 @@ Amg::Amg(const backend::Backend& be, const AmgHierarchy& h, index n_local, int s
     }
     levels_.push_back(std::move(out));
   }
-  coarse_inverse_ = be.make_matrix(h.coarse_inverse);
+  if (!global_) coarse_inverse_ = be.make_matrix(h.coarse_inverse);
 }
 
 void Amg::apply(const Field& r, Field& z) const {
@@ -402,39 +591,69 @@ void Amg::apply(const Field& r, Field& z) const {
 
 void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   if (l + 1 == levels_.size()) {
-    be_.matrix_apply(*coarse_inverse_, b, e);
+    if (global_)
+      global_solve(b, e);
+    else
+      be_.matrix_apply(*coarse_inverse_, b, e);
     return;
   }
   const Level& L = levels_[l];
   const Level& next = levels_[l + 1];
+  // With several ranks a level's rows couple to ghosts, whose values are exchanged first.
+  const backend::Matrix& a = *L.a;
+  const auto exchange = [&](Field& x) {
+    if (L.plan != nullptr && !L.plan->empty()) L.plan->exchange(be_, x);
+  };
   Field* cur = &e;
   Field* other = L.tmp.get();
   // Pre-smoothing from e = 0: the first sweep is e = W b.
   be_.multiply(*L.weight, b, *cur);
   for (int s = 1; s < sweeps_; ++s) {
-    be_.matrix_jacobi(*L.a, *L.weight, b, *cur, *other);
+    exchange(*cur);
+    be_.matrix_jacobi(a, *L.weight, b, *cur, *other);
     std::swap(cur, other);
   }
-  be_.matrix_residual(*L.a, b, *cur, *other);
+  exchange(*cur);
+  be_.matrix_residual(a, b, *cur, *other);
   be_.matrix_apply(*L.r, *other, *next.rhs);
   cycle(l + 1, *next.rhs, *next.e);
   be_.matrix_apply_add(*L.p, *next.e, *cur, *other);
   std::swap(cur, other);
   for (int s = 0; s < sweeps_; ++s) {  // post-smoothing: as many sweeps, so M is symmetric
-    be_.matrix_jacobi(*L.a, *L.weight, b, *cur, *other);
+    exchange(*cur);
+    be_.matrix_jacobi(a, *L.weight, b, *cur, *other);
     std::swap(cur, other);
   }
   // 2 * sweeps swaps in all: the result is in e.
 }
 
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a, index n_local,
-                              const std::string& what) {
+void Amg::global_solve(const Field& b, Field& e) const {
+  const AmgHierarchy::GlobalCoarse& g = *global_;
+  std::vector<real> local(static_cast<std::size_t>(b.size()));
+  be_.download(b, local);
+  local.resize(static_cast<std::size_t>(g.n_mine));
+  const std::vector<real> all = all_gather(local);
+  SCFD_CHECK(static_cast<index>(all.size()) == g.n_global, "AMG coarse gather: {} of {} values",
+             all.size(), g.n_global);
+  std::vector<real> mine(static_cast<std::size_t>(g.n_mine), 0);
+  for (index i = 0; i < g.n_mine; ++i)
+    for (index j = 0; j < g.n_global; ++j) mine[i] += g.rows[i * g.n_global + j] * all[j];
+  be_.upload_range(mine, e, 0);
+}
+
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
+                              halo::HaloPlan& plan, const std::string& what) {
   const Timer timer;
-  const AmgHierarchy h = build_amg(a);
-  auto amg = std::make_unique<Amg>(be, h, n_local, AmgOptions{}.sweeps);
+  AmgOptions options;
+  const bool ranks = world_size() > 1;
+  if (ranks) options.coarse_size = 256;  // the gathered coarse problem of all ranks
+  AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
+  const std::string levels = h.describe();
+  auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);
   be.finish();
   amg->setup_seconds = timer.seconds();
-  log::info("{} preconditioner: AMG, {}, set-up {:.3f} s", what, h.describe(), amg->setup_seconds);
+  log::info("{} preconditioner: AMG, {}{}, set-up {:.3f} s", what, levels,
+            ranks ? " (rank 0's rows)" : "", amg->setup_seconds);
   return amg;
 }
 

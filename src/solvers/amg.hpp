@@ -2,20 +2,25 @@
 // smoothed aggregation for second and fourth order elliptic problems", Computing 56 (1996)
 // 179-196) as a preconditioner for PCG: docs/methods.md "Multigrid pressure solve".
 //
-// The hierarchy is built on the host from the assembled matrix of one rank's owned rows (its
-// couplings to other ranks are dropped: aggregates never cross ranks, and the preconditioner is a
-// block-Jacobi over the ranks with one V-cycle per block). Each level keeps A, the prolongation P
+// The hierarchy is built on the host from the assembled matrix of one rank's owned rows:
+// aggregates, smoothers and transfers never cross ranks. Each level keeps A, the prolongation P
 // (the piecewise-constant aggregate basis smoothed by one damped-Jacobi step) and R = P^T on the
-// backend, and the coarsest level an exact (pseudo-)inverse as a dense matrix, so a V-cycle is a
-// sequence of backend matrix products and needs no read-back: it runs on every backend.
+// backend, so a V-cycle is a sequence of backend matrix products. The coarsest level is solved
+// exactly: serially by a dense pseudo-inverse on the backend (no read-back), with several ranks
+// by one global coarse problem, the Galerkin product of every rank's coarsest basis with the
+// whole operator (couplings between ranks included), solved redundantly on every rank's host
+// (one gather per cycle): the ranks' blocks then share their smooth error modes.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backend/backend.hpp"
 #include "backend/sparse_matrix.hpp"
+#include "halo/halo_plan.hpp"
 #include "solvers/preconditioner.hpp"
 
 namespace scfd::solvers {
@@ -23,7 +28,7 @@ namespace scfd::solvers {
 using backend::SparseMatrix;
 
 struct AmgOptions {
-  real strength = 0.08;      // j is a strong neighbour of i when |a_ij| >= strength sqrt(a_ii a_jj)
+  real strength = 0.08;    // j is a strong neighbour of i when |a_ij| >= strength sqrt(a_ii a_jj)
   index coarse_size = 64;  // stop coarsening at this many rows; solved exactly there
   int max_levels = 20;
   int sweeps = 1;  // damped-Jacobi sweeps before and after each coarse correction
@@ -31,13 +36,26 @@ struct AmgOptions {
 
 // The host hierarchy (testable without a backend).
 struct AmgLevel {
-  SparseMatrix a;            // this level's operator
+  // This level's operator: this rank's rows; columns: its own entities, then (several ranks) the
+  // ghosts of `plan`, the other ranks' entities its rows couple to.
+  SparseMatrix a;
   std::vector<real> weight;  // smoother: omega / a_ii (1 / a_ii on rows without neighbours)
   SparseMatrix p, r;         // to the next level: n x n_coarse and its transpose (not coarsest)
+  // Several ranks, levels >= 1: the global number of each local entity and the halo plan of the
+  // ghosts (level 0 uses the caller's plan).
+  std::vector<index> gid;
+  std::unique_ptr<halo::HaloPlan> plan;
 };
 struct AmgHierarchy {
   std::vector<AmgLevel> levels;
-  SparseMatrix coarse_inverse;  // dense: the pseudo-inverse of the coarsest a
+  SparseMatrix coarse_inverse;  // one rank: dense, the pseudo-inverse of the coarsest a
+  // Several ranks: this rank's rows (global numbers first .. first + n_mine) of the
+  // pseudo-inverse of the gathered coarsest matrix (n_global rows in all).
+  struct GlobalCoarse {
+    index first = 0, n_global = 0, n_mine = 0;
+    std::vector<real> rows;  // n_mine x n_global, row-major
+  };
+  std::optional<GlobalCoarse> global;
   // Entries of all levels' operators over those of the finest (the memory and work of a cycle).
   real operator_complexity() const;
   std::string describe() const;  // "4 levels (12,345 / 1,234 / 150 / 18 rows), complexity 1.32"
@@ -46,6 +64,11 @@ struct AmgHierarchy {
 // a: symmetric with a positive diagonal, positive semi-definite (the constants may be its null
 // space, as for a pressure system without an outlet).
 AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options = {});
+// Several ranks (collective): a holds this rank's rows with a column per local entity of `plan`
+// (owned first, solvers/assembly.hpp). Aggregates are formed within each rank's rows; the coarse
+// operators are the Galerkin products of the whole operator, couplings between ranks included,
+// each level with its own halo plan; every rank keeps its rows of the gathered coarsest inverse.
+AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options);
 
 // Building blocks, exposed for the tests.
 SparseMatrix transpose(const SparseMatrix& a);
@@ -57,8 +80,10 @@ std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggr
 // The hierarchy on a backend, applied as one V-cycle per call.
 class Amg final : public Preconditioner {
  public:
-  // n_local: the size of the fields apply() gets (the finest rows plus the ghosts it leaves).
-  Amg(const backend::Backend& be, const AmgHierarchy& h, index n_local, int sweeps);
+  // n_local: the size of the fields apply() gets (the finest rows plus the ghosts it leaves);
+  // plan: the finest level's halo plan (several ranks), which must outlive this.
+  Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps,
+      halo::HaloPlan* plan = nullptr);
   void apply(const backend::Field& r, backend::Field& z) const override;
   double setup_seconds = 0;  // make_amg: building the hierarchy and storing it on the backend
 
@@ -66,19 +91,25 @@ class Amg final : public Preconditioner {
   struct Level {
     std::unique_ptr<backend::Matrix> a, p, r;
     std::unique_ptr<backend::Field> weight, rhs, e, tmp;  // rhs: restricted residual (not finest)
+    halo::HaloPlan* plan = nullptr;                       // ghosts to refresh before a product
+    std::unique_ptr<halo::HaloPlan> owned_plan;           // levels >= 1
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;
+  // The gathered coarsest solve of several ranks (one read-back and one all-gather per cycle).
+  void global_solve(const backend::Field& b, backend::Field& e) const;
   const backend::Backend& be_;
   int sweeps_;
   std::vector<Level> levels_;
   std::unique_ptr<backend::Matrix> coarse_inverse_;
+  std::optional<AmgHierarchy::GlobalCoarse> global_;
 };
 
-// Builds the hierarchy of `a` (this rank's block) with the default options and stores it on
-// `be` for fields of n_local entries; logs "<what> preconditioner: AMG, <levels>, set-up <s> s"
-// (rank 0's hierarchy).
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a, index n_local,
-                              const std::string& what);
+// Builds the hierarchy of this rank's rows of a (solvers/assembly.hpp: owned rows, a column per
+// local entity of `plan`, owned first) with the default options, distributed with several ranks
+// (collective), and stores it on `be` for fields of plan.n_local() entries. Logs
+// "<what> preconditioner: AMG, <levels>, set-up <s> s" (rank 0's rows with several ranks).
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
+                              halo::HaloPlan& plan, const std::string& what);
 
 }  // namespace scfd::solvers

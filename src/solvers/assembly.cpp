@@ -14,7 +14,8 @@ SparseMatrix node_system_matrix(const topology::Mesh& m, std::span<const real> d
              "node system matrix: d {}, w {}, fixed {} for {} nodes and {} edges", d.size(),
              w.size(), fixed.size(), m.n_nodes, m.n_edges);
   SparseMatrix a;
-  a.rows = a.cols = m.n_owned_nodes;
+  a.rows = m.n_owned_nodes;
+  a.cols = m.n_nodes;
   for (index i = 0; i < m.n_owned_nodes; ++i) {
     const index diag_at = a.entries();
     a.column.push_back(i);
@@ -24,7 +25,7 @@ SparseMatrix node_system_matrix(const topology::Mesh& m, std::span<const real> d
       for (const index e : m.node_edges.row(i)) {
         diag += b * w[e];
         const index j = m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
-        if (j < m.n_owned_nodes && fixed[j] == 0) {
+        if (fixed[j] == 0) {
           a.column.push_back(j);
           a.value.push_back(-b * w[e]);
         }
@@ -41,7 +42,8 @@ SparseMatrix cell_laplacian_matrix(const topology::Mesh& m, std::span<const real
              "cell matrix: mobility of {} for {} faces", mobility.size(), m.n_faces);
   const int width = m.cell_width();
   SparseMatrix a;
-  a.rows = a.cols = m.n_owned_cells;
+  a.rows = m.n_owned_cells;
+  a.cols = m.n_cells;
   for (index c = 0; c < m.n_owned_cells; ++c) {
     const index diag_at = a.entries();
     a.column.push_back(c);
@@ -52,7 +54,7 @@ SparseMatrix cell_laplacian_matrix(const topology::Mesh& m, std::span<const real
       a.value[diag_at] += mob;
       const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
       const index other = c1 == c ? c2 : c1;
-      if (other != kNone && other < m.n_owned_cells && mob != 0) {
+      if (other != kNone && mob != 0) {
         a.column.push_back(other);
         a.value.push_back(-mob);
       }

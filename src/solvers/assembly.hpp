@@ -1,6 +1,7 @@
 // The matrices of the two SPD systems the models solve, assembled on the host for the multigrid
-// hierarchy (amg.hpp): one rank's owned rows and owned columns (couplings to ghost entities are
-// dropped from the rows; the diagonal keeps them).
+// hierarchy (amg.hpp): one rank's owned rows, with a column for every local entity (the owned ones
+// first, then the ghosts: the couplings to other ranks, which make_amg uses for the global coarse
+// level).
 #pragma once
 
 #include <span>

@@ -73,15 +73,17 @@ TEST_P(NsParallel, Cavity2dMatchesSerial) {
   expect_same(s, serial, "kinetic_energy", 1e-9);
   for (const char* p : {"probe0_ux", "probe7_ux", "probe14_ux", "probe16_uy", "probe29_uy"})
     expect_same(s, serial, p, 1e-8);
+  // The AMG hierarchy depends on the partition (aggregates stay within a rank).
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"),
-              0.01 * serial.figure("iterations_total"));
+              0.05 * serial.figure("iterations_total"));
 }
 
-// The multigrid-preconditioned pressure solve (block-Jacobi over the ranks, one hierarchy per
-// rank) gives the serial Jacobi-PCG answer to solver tolerance, in far fewer iterations.
+// The multigrid-preconditioned pressure solve (the default) gives the serial Jacobi-PCG answer to
+// solver tolerance, in far fewer iterations, on every rank count.
 TEST_P(NsParallel, Cavity2dWithAmgMatchesSerialJacobi) {
   const std::string sets = "--set time.end=0.5";
-  static const Summary serial = run_case("cases/cavity2d/case.toml", 1, sets);
+  static const Summary serial =
+      run_case("cases/cavity2d/case.toml", 1, sets + " --set solver.preconditioner=jacobi");
   const Summary s =
       run_case("cases/cavity2d/case.toml", GetParam(), sets + " --set solver.preconditioner=amg");
   expect_same(s, serial, "kinetic_energy", 1e-7);

@@ -22,10 +22,18 @@ void sparse_product(SparseProduct kind, const SparseMatrix& a, std::span<const r
     real s = 0;
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
     switch (kind) {
-      case SparseProduct::apply: y[i] = s; break;
-      case SparseProduct::residual: y[i] = b[i] - s; break;
-      case SparseProduct::apply_add: y[i] = z[i] + s; break;
-      case SparseProduct::jacobi: y[i] = x[i] + w[i] * (b[i] - s); break;
+      case SparseProduct::apply:
+        y[i] = s;
+        break;
+      case SparseProduct::residual:
+        y[i] = b[i] - s;
+        break;
+      case SparseProduct::apply_add:
+        y[i] = z[i] + s;
+        break;
+      case SparseProduct::jacobi:
+        y[i] = x[i] + w[i] * (b[i] - s);
+        break;
     }
   }
 }
