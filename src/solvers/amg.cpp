@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #include "core/error.hpp"
@@ -148,6 +149,23 @@ SparseMatrix owned_block(const SparseMatrix& a) {
   return b;
 }
 
+// The indicator vectors of the aggregates as the columns of a matrix (rows: agg.size()), scaled
+// to unit length when the aggregates' sizes are given; a row in no aggregate is empty.
+SparseMatrix aggregate_basis(const std::vector<index>& agg, index n_aggregates,
+                             const std::vector<real>* size) {
+  SparseMatrix t;
+  t.rows = static_cast<index>(agg.size());
+  t.cols = n_aggregates;
+  for (const index g : agg) {
+    if (g >= 0) {
+      t.column.push_back(g);
+      t.value.push_back(size != nullptr ? 1 / std::sqrt((*size)[g]) : 1);
+    }
+    t.offset.push_back(t.entries());
+  }
+  return t;
+}
+
 // The piecewise-constant basis of the aggregates (columns scaled to unit length), smoothed by
 // one damped-Jacobi step: P = (I - omega D^-1 A) T.
 SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, real omega,
@@ -155,18 +173,7 @@ SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, rea
   std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
   for (const index g : agg)
     if (g >= 0) size[g] += 1;
-  SparseMatrix t;
-  t.rows = a.rows;
-  t.cols = n_aggregates;
-  t.offset.assign(1, 0);
-  for (index i = 0; i < a.rows; ++i) {
-    if (agg[i] >= 0) {
-      t.column.push_back(agg[i]);
-      t.value.push_back(1 / std::sqrt(size[agg[i]]));
-    }
-    t.offset.push_back(t.entries());
-  }
-  SparseMatrix at = multiply(a, t);
+  SparseMatrix at = multiply(a, aggregate_basis(agg, n_aggregates, &size));
   for (index i = 0; i < at.rows; ++i)
     for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
       at.value[k] *= -omega / d[i];
@@ -201,17 +208,7 @@ SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, rea
 // left out stay out.
 std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<index>& agg,
                                    index& n_aggregates) {
-  SparseMatrix t;
-  t.rows = a.rows;
-  t.cols = n_aggregates;
-  t.offset.assign(1, 0);
-  for (index i = 0; i < a.rows; ++i) {
-    if (agg[i] >= 0) {
-      t.column.push_back(agg[i]);
-      t.value.push_back(1);
-    }
-    t.offset.push_back(t.entries());
-  }
+  const SparseMatrix t = aggregate_basis(agg, n_aggregates, nullptr);
   SparseMatrix abs_a = a;
   for (real& v : abs_a.value) v = std::abs(v);
   const SparseMatrix b = multiply(transpose(t), multiply(abs_a, t));
@@ -482,17 +479,13 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
       break;
     Coarsening c;
     if (!coarsen(own, d, omega, options.strength, c)) {  // this block keeps its rows
+      std::vector<index> self(static_cast<std::size_t>(own.rows));
+      std::iota(self.begin(), self.end(), 0);
       c.n = own.rows;
-      c.p = SparseMatrix{};
-      c.p.rows = c.p.cols = own.rows;
-      for (index i = 0; i < own.rows; ++i) {
-        c.p.column.push_back(i);
-        c.p.value.push_back(1);
-        c.p.offset.push_back(c.p.entries());
-      }
+      c.p = aggregate_basis(self, c.n, nullptr);
     }
     const std::vector<index> coarse_first = global_offsets(c.n);
-    if (coarse_first.back() > first.back() * 9 / 10) break;  // no rank coarsens any more
+    if (coarse_first.back() > first.back() / 10 * 9) break;  // the ranks no longer coarsen
     // P with global coarse columns, at the ghosts too; A_c = P^T (A P) on this rank's aggregates.
     SparseMatrix p_global = c.p;
     p_global.cols = coarse_first.back();
@@ -532,6 +525,9 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
   }
   // The coarsest level, gathered: every rank keeps its rows of the global pseudo-inverse.
   const AmgLevel& last = h.levels.back();
+  SCFD_CHECK(first.back() <= 2000,
+             "AMG: coarsening stalled at {} rows over all ranks (too many for the coarse solve)",
+             first.back());
   const auto n = static_cast<std::size_t>(first.back());
   std::vector<real> mine(static_cast<std::size_t>(last.a.rows) * n, 0);
   for (index i = 0; i < last.a.rows; ++i)
