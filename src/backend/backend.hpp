@@ -80,6 +80,19 @@ struct PcgSlots {
   static constexpr index rz_after(int k) { return rz0 + (k + 1) % 2; }
 };
 
+// The slots of a BiCGStab solve's Scalars (Backend::bicgstab_direction, bicgstab_half,
+// bicgstab_update; kernels get them as defines, kernels/bicgstab_slots.glsl). Iteration k
+// computes rho_k = r0·r into slot rho_now(k) (rho_{k-1} stays in rho_before(k)), r·r, then
+// r0·v, t·s and t·t; alpha_k = rho_k / r0·v and omega_k = t·s / t·t (0 when t·t is not > 0)
+// are formed from them wherever they are used.
+struct BicgstabSlots {
+  static constexpr index rho0 = 0;  // r0·r: slot rho0 + k % 2 at iteration k
+  static constexpr index rr = 2, r0v = 3, ts = 4, tt = 5;
+  static constexpr index count = 6;
+  static constexpr index rho_now(int k) { return rho0 + k % 2; }
+  static constexpr index rho_before(int k) { return rho0 + (k + 1) % 2; }
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -160,6 +173,19 @@ class Backend {
   // y = x + w .* (b - A x) (a weighted Jacobi sweep, w = omega / diag(A)).
   virtual void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
                              Field& y) const = 0;
+
+  // The vector updates of BiCGStab iteration k (solvers/bicgstab.cpp), their scalars from s
+  // (BicgstabSlots), over whole fields:
+  //   direction: p = r + beta (p - omega_{k-1} v), beta = (rho_k / rho_{k-1}) (alpha_{k-1} /
+  //              omega_{k-1}) (called before r0·v, t·s, t·t of iteration k are computed);
+  //   half:      y = r - alpha_k v;
+  //   update:    x = (x + alpha_k p_hat) + omega_k s_hat, r = y - omega_k t (y: half's output).
+  virtual void bicgstab_direction(int k, const Scalars& s, const Field& r, const Field& v,
+                                  Field& p) const = 0;
+  virtual void bicgstab_half(int k, const Scalars& s, const Field& r, const Field& v,
+                             Field& y) const = 0;
+  virtual void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
+                               const Field& y, const Field& t, Field& x, Field& r) const = 0;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
   // backend/cpu/operators.hpp. Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z

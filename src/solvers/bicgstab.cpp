@@ -1,18 +1,34 @@
-// Jacobi-preconditioned BiCGStab (see bicgstab.hpp).
+// Jacobi-preconditioned BiCGStab with its scalars on the backend (see bicgstab.hpp).
 #include "solvers/bicgstab.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
-#include <span>
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
 #include "solvers/collectives.hpp"
+#include "solvers/pcg.hpp"
+#include "solvers/scalar_sums.hpp"
 
 namespace scfd::solvers {
+namespace {
 
-BiCgStab::BiCgStab(const backend::Backend& backend, index n) : be_(backend) {
+using S = backend::BicgstabSlots;
+using Values = std::array<real, S::count>;
+
+real omega_of(const Values& v) {
+  return v[S::tt] > 0 ? v[S::ts] / v[S::tt] : real(0);
+}
+
+}  // namespace
+
+BiCgStab::BiCgStab(const backend::Backend& backend, index n)
+    : be_(backend),
+      device_(backend.device_info().index >= 0),
+      scalars_(backend.make_scalars(S::count)) {
   for (auto* f : {&r_, &r0_, &p_, &v_, &s_, &t_, &p_hat_, &s_hat_, &dinv_})
     *f = backend.make_field(n);
 }
@@ -32,67 +48,84 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     res.message = "right-hand side is zero: x = 0";
     return res;
   }
+  const bool ranks = world_size() > 1;
   a.apply(x, *r_);
   be_.xpay(b, -1, *r_);  // r = b - A x
   be_.copy(*r_, *r0_);   // the shadow residual
   be_.fill(*p_, 0);
   be_.fill(*v_, 0);
-  real rho_old = 1, alpha = 1, omega = 1;
+  // Before iteration 0: rho_{-1} = alpha_{-1} = omega_{-1} = 1, so that p = r.
+  Values sv{};
+  sv[S::rho_before(0)] = sv[S::r0v] = sv[S::ts] = sv[S::tt] = 1;
+  be_.write_scalars(sv, *scalars_);
   const auto finish = [&](SolveStatus status, std::string message) {
     res.status = status;
     res.relative_residual = res.residual / scale;
     res.message = std::move(message);
     return res;
   };
-  for (;;) {
-    const auto [rho, rr] = global_sum({be_.dot(*r0_, *r_, n), be_.dot(*r_, *r_, n)});
-    res.residual = std::sqrt(rr);
-    if (!std::isfinite(res.residual))
-      return finish(SolveStatus::breakdown,
-                    fmt::format("BiCGStab breakdown: residual is {} at iteration {}", res.residual,
-                                res.iterations));
-    if (res.residual <= target)
-      return finish(
-          SolveStatus::converged,
-          fmt::format("converged in {} iterations, residual {:.3e}", res.iterations, res.residual));
-    if (res.iterations >= opt.max_iterations)
-      return finish(SolveStatus::max_iterations,
-                    fmt::format("BiCGStab did not converge in {} iterations: residual {:.3e} "
-                                "(relative {:.3e}) above the tolerance {:.3e}",
-                                res.iterations, res.residual, res.residual / scale, target));
-    if (rho == 0 || omega == 0)
-      return finish(SolveStatus::breakdown,
-                    fmt::format("BiCGStab breakdown at iteration {} (rho = {:.3e}, omega = {:.3e})",
-                                res.iterations, rho, omega));
-    const real beta = (rho / rho_old) * (alpha / omega);
-    be_.axpy(-omega, *v_, *p_);
-    be_.xpay(*r_, beta, *p_);  // p = r + beta (p - omega v)
+  int next_check = 0, k_prev = -1;
+  real residual_prev = 0;
+  for (int k = 0;; ++k) {
+    be_.dot(*r0_, *r_, n, *scalars_, S::rho_now(k));
+    be_.dot(*r_, *r_, n, *scalars_, S::rr);
+    if (ranks) sum_slots_over_ranks(be_, *scalars_, sv, {S::rho_now(k), S::rr});
+    if (ranks || k == next_check) {
+      if (!ranks) be_.read_scalars(*scalars_, sv);
+      res.iterations = k;
+      res.residual = std::sqrt(sv[S::rr]);
+      if (!std::isfinite(res.residual))
+        return finish(
+            SolveStatus::breakdown,
+            fmt::format("BiCGStab breakdown: residual is {} at iteration {}", res.residual, k));
+      if (res.residual <= target)
+        return finish(SolveStatus::converged,
+                      fmt::format("converged in {} iterations, residual {:.3e}", k, res.residual));
+      if (k >= opt.max_iterations)
+        return finish(SolveStatus::max_iterations,
+                      fmt::format("BiCGStab did not converge in {} iterations: residual {:.3e} "
+                                  "(relative {:.3e}) above the tolerance {:.3e}",
+                                  k, res.residual, res.residual / scale, target));
+      const real rho = sv[S::rho_now(k)], omega = omega_of(sv);
+      if (rho == 0 || omega == 0)
+        return finish(
+            SolveStatus::breakdown,
+            fmt::format("BiCGStab breakdown at iteration {} (rho = {:.3e}, omega = {:.3e})", k, rho,
+                        omega));
+      const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
+                                               residual_prev, target);
+      next_check = std::min(k + interval, opt.max_iterations);
+      k_prev = k;
+      residual_prev = res.residual;
+    }
+    if (!ranks && stop_requested())
+      return finish(SolveStatus::interrupted, fmt::format("stopped on request at iteration {}", k));
+    be_.bicgstab_direction(k, *scalars_, *r_, *v_, *p_);  // p = r + beta (p - omega v)
     be_.multiply(*dinv_, *p_, *p_hat_);
     a.apply(*p_hat_, *v_);
-    const real r0v = global_sum(be_.dot(*r0_, *v_, n));
-    if (!(std::abs(r0v) > 0))
-      return finish(
-          SolveStatus::breakdown,
-          fmt::format("BiCGStab breakdown at iteration {}: r0·v = {:.3e}", res.iterations, r0v));
-    alpha = rho / r0v;
-    be_.copy(*r_, *s_);
-    be_.axpy(-alpha, *v_, *s_);  // s = r - alpha v
+    be_.dot(*r0_, *v_, n, *scalars_, S::r0v);
+    if (ranks || !device_) {  // the host has r0·v anyway: check it
+      if (ranks)
+        sum_slots_over_ranks(be_, *scalars_, sv, {S::r0v});
+      else
+        be_.read_scalars(*scalars_, sv);
+      if (!(std::abs(sv[S::r0v]) > 0))
+        return finish(
+            SolveStatus::breakdown,
+            fmt::format("BiCGStab breakdown at iteration {}: r0·v = {:.3e}", k, sv[S::r0v]));
+    }
+    be_.bicgstab_half(k, *scalars_, *r_, *v_, *s_);  // s = r - alpha v
     be_.multiply(*dinv_, *s_, *s_hat_);
     a.apply(*s_hat_, *t_);
-    // (t·s, t·t) and the stop request in one message: every rank stops at the same iteration.
-    real sums[3] = {be_.dot(*t_, *s_, n), be_.dot(*t_, *t_, n),
-                    stop_requested() ? real(1) : real(0)};
-    global_sum(std::span<real>(sums));
-    if (sums[2] > 0)
+    be_.dot(*t_, *s_, n, *scalars_, S::ts);
+    be_.dot(*t_, *t_, n, *scalars_, S::tt);
+    if (ranks && sum_slots_over_ranks(be_, *scalars_, sv, {S::ts, S::tt})) {
+      res.iterations = k + 1;
       return finish(SolveStatus::interrupted,
-                    fmt::format("stopped on request at iteration {}", res.iterations + 1));
-    omega = sums[1] > 0 ? sums[0] / sums[1] : 0;
-    be_.axpy(alpha, *p_hat_, x);
-    be_.axpy(omega, *s_hat_, x);
-    be_.copy(*s_, *r_);
-    be_.axpy(-omega, *t_, *r_);  // r = s - omega t
-    rho_old = rho;
-    ++res.iterations;
+                    fmt::format("stopped on request at iteration {}", k + 1));
+    }
+    // x = x + alpha p_hat + omega s_hat, r = s - omega t
+    be_.bicgstab_update(k, *scalars_, *p_hat_, *s_hat_, *s_, *t_, x, *r_);
   }
 }
 

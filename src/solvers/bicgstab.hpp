@@ -1,9 +1,16 @@
 // Jacobi-preconditioned BiCGStab (van der Vorst 1992; Saad, Iterative Methods for Sparse Linear
 // Systems, Alg. 7.7, with right preconditioning by M = diag(A)) for the non-symmetric systems:
-// the momentum equation with implicit convection (docs/methods.md). Written against the Backend
-// interface like Pcg: two operator applications, the fused updates of existing vector kernels,
-// and three global reductions per iteration (each carrying several sums in one message, the last
-// one also the stop request of core/stop.hpp).
+// the momentum equation with implicit convection and ns-exact's streamfunction system
+// (docs/methods.md). Written against the Backend interface like Pcg: per iteration two operator
+// applications, five reductions into slots of Backend::Scalars (BicgstabSlots) and the vector
+// updates that take alpha, beta and omega from those slots (Backend::bicgstab_direction,
+// _half, _update), so on a GPU an iteration queues its kernels without waiting for the host.
+// The host reads the scalars at convergence checks only: every iteration on the cpu, on a GPU
+// at the interval of next_check_interval (pcg.hpp) or every `check_every` iterations, so a solve
+// may run up to interval - 1 iterations past its tolerance; the iterates are those of the
+// textbook loop. A breakdown (rho or omega 0, r0·v 0) is reported at the check that sees it, or
+// as a residual that is no longer finite. With several ranks each reduction is summed over the
+// ranks on the host, the last one with the stop request of core/stop.hpp.
 #pragma once
 
 #include <memory>
@@ -25,7 +32,9 @@ class BiCgStab {
 
  private:
   const backend::Backend& be_;
+  bool device_;  // the backend's scalars live on a device: a read-back waits for the queue
   std::unique_ptr<backend::Field> r_, r0_, p_, v_, s_, t_, p_hat_, s_hat_, dinv_;
+  std::unique_ptr<backend::Scalars> scalars_;
 };
 
 }  // namespace scfd::solvers

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/stop.hpp"
 #include "solvers/collectives.hpp"
+#include "solvers/scalar_sums.hpp"
 
 namespace scfd::solvers {
 namespace {
@@ -21,23 +22,9 @@ using Values = std::array<real, S::count>;
 constexpr int kFirstInterval = 8;
 constexpr int kMaxInterval = 64;
 
-// With several ranks: the given slots, this rank's sums on the backend, become the sums over all
-// ranks (one read-back, one message, one upload); `values` is left holding every slot. The stop
-// request rides on the same message, so every rank sees it at the same iteration. Returns
-// whether some rank asked to stop.
 bool sum_over_ranks(const backend::Backend& be, backend::Scalars& s, Values& values,
                     std::initializer_list<index> slots) {
-  be.read_scalars(s, values);
-  if (values[S::breakdown] > 0) return false;  // the sums no longer matter: the caller stops
-  std::array<real, 4> sums{};
-  std::size_t k = 0;
-  for (const index slot : slots) sums[k++] = values[static_cast<std::size_t>(slot)];
-  sums[k] = stop_requested() ? real(1) : real(0);
-  global_sum(std::span<real>(sums.data(), k + 1));
-  k = 0;
-  for (const index slot : slots) values[static_cast<std::size_t>(slot)] = sums[k++];
-  be.write_scalars(values, s);
-  return sums[k] > 0;
+  return sum_slots_over_ranks(be, s, values, slots, S::breakdown);
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // (64 for element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot
 // and pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; the PCG scalars (a dot into a slot, the breakdown record of
-// pcg_update, beta of pcg_direction) equal the cpu's; max_abs equals the cpu's bit for bit;
+// pcg_update, beta of pcg_direction) and the BiCGStab updates equal the cpu's; max_abs equals the
+// cpu's bit for bit;
 // download_indices (with its cached index lists) and upload_range; the four sparse-matrix products
 // (apply, residual, apply_add, jacobi) on random matrices with empty and long rows equal the cpu's
 // (bit for bit in fp64) and leave the entries past the rows alone; PCG, Jacobi and AMG, on a
@@ -398,6 +399,51 @@ TEST_P(GlBackendTest, PcgDirectionMatchesCpu) {
         for (std::size_t i = 0; i < size; ++i) scale[i] = std::abs(z[i]) + std::abs(p[i]);
         expect_close(ps, scale, "pcg_direction");
       }
+  }
+}
+
+// The BiCGStab updates take alpha, beta and omega from the scalars on the device; against the
+// cpu's from the same slots (a GLSL double division may differ by an ulp: 1e-14 relative in
+// fp64, a few float ulps in fp32).
+TEST_P(GlBackendTest, BicgstabUpdatesMatchCpu) {
+  using S = BicgstabSlots;
+  const real tol = precision() == Precision::fp64 ? 1e-14 : 1e-6;
+  for (std::size_t n : {std::size_t(1), std::size_t(65), std::size_t(5000)}) {
+    for (const int k : {0, 1}) {
+      std::vector<real> slots(S::count);
+      slots[S::rho_now(k)] = 0.8125;
+      slots[S::rho_before(k)] = 1.25;
+      slots[S::r0v] = -0.625;
+      slots[S::ts] = 0.375;
+      slots[S::tt] = k == 0 ? 0.5 : 0.0;  // omega 0.75, or 0 (t·t not > 0)
+      const auto cs = cpu.make_scalars(S::count), gs = gpu->make_scalars(S::count);
+      cpu.write_scalars(slots, *cs);
+      gpu->write_scalars(slots, *gs);
+      Pair r = make_pair(random_values(n, 1 + n, precision())),
+           v = make_pair(random_values(n, 2 + n, precision())),
+           p = make_pair(random_values(n, 3 + n, precision())),
+           y = make_pair(random_values(n, 4 + n, precision())),
+           t = make_pair(random_values(n, 5 + n, precision())),
+           x = make_pair(random_values(n, 6 + n, precision()));
+      const std::vector<real> scale(n, 8.0);  // |terms| below 1 times scalars below 4
+      const auto close = [&](const Pair& f, const char* what) {
+        const std::vector<real> want = values(cpu, *f.cpu), got = values(*gpu, *f.gpu);
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_NEAR(got[i], want[i], tol * scale[i]) << what << " k=" << k << " i=" << i;
+      };
+      if (k == 0) {  // omega_{k-1} = 0 would make beta infinite: not a case to compare
+        cpu.bicgstab_direction(k, *cs, *r.cpu, *v.cpu, *p.cpu);
+        gpu->bicgstab_direction(k, *gs, *r.gpu, *v.gpu, *p.gpu);
+        close(p, "direction");
+      }
+      cpu.bicgstab_half(k, *cs, *r.cpu, *v.cpu, *y.cpu);
+      gpu->bicgstab_half(k, *gs, *r.gpu, *v.gpu, *y.gpu);
+      close(y, "half");
+      cpu.bicgstab_update(k, *cs, *p.cpu, *v.cpu, *y.cpu, *t.cpu, *x.cpu, *r.cpu);
+      gpu->bicgstab_update(k, *gs, *p.gpu, *v.gpu, *y.gpu, *t.gpu, *x.gpu, *r.gpu);
+      close(x, "update x");
+      close(r, "update r");
+    }
   }
 }
 

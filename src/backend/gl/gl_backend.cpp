@@ -473,6 +473,43 @@ void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p
   prog.run(static_cast<std::size_t>(p.size()));
 }
 
+void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
+                                   Field& p) const {
+  check_same_size(r, p);
+  check_same_size(v, p);
+  if (p.size() == 0) return;
+  gl::Program& prog = state_->program("bicgstab_direction");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(p)});
+  prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  prog.set("s_rho_prev", u32(BicgstabSlots::rho_before(k)));
+  prog.run(static_cast<std::size_t>(p.size()));
+}
+
+void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
+                              Field& y) const {
+  check_same_size(r, y);
+  check_same_size(v, y);
+  if (y.size() == 0) return;
+  gl::Program& prog = state_->program("bicgstab_half");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(y)});
+  prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  prog.run(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
+                                const Field& y, const Field& t, Field& x, Field& r) const {
+  for (const Field* f : {&p_hat, &s_hat, &y, &t, static_cast<const Field*>(&r)})
+    check_same_size(*f, x);
+  if (x.size() == 0) return;
+  gl::Program& px = state_->program("bicgstab_x");
+  px.bind({&gl_scalars(sf).buffer()}, {&storage(p_hat), &storage(s_hat)}, {&storage(x)});
+  px.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  px.run(static_cast<std::size_t>(x.size()));
+  gl::Program& pr = state_->program("bicgstab_r");
+  pr.bind({&gl_scalars(sf).buffer()}, {&storage(y), &storage(t)}, {&storage(r)});
+  pr.run(static_cast<std::size_t>(r.size()));
+}
+
 const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
   auto& meshes = state_->meshes;
   for (auto& d : meshes) {

@@ -1,0 +1,117 @@
+// Jacobi-BiCGStab on the cpu backend, its scalars kept in Backend::Scalars: solves a
+// non-symmetric (convection-diffusion) system to tolerance, checked against the true residual;
+// reports non-convergence; checks every k iterations change where a solve stops, never the
+// iterates; a zero right-hand side gives x = 0.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "backend/cpu/cpu_backend.hpp"
+#include "solvers/bicgstab.hpp"
+
+namespace scfd::solvers {
+namespace {
+
+using backend::Field;
+using backend::cpu::host;
+
+// 1D convection-diffusion: tridiagonal, diagonal 2 + shift, off-diagonals -1 -+ c (upwind-free
+// central convection): non-symmetric for c != 0.
+class ConvectionDiffusion final : public LinearOperator {
+ public:
+  ConvectionDiffusion(index n, real shift, real c) : n_(n), shift_(shift), c_(c) {}
+  index size() const override { return n_; }
+  index owned() const override { return n_; }
+  void apply(Field& xf, Field& yf) const override {
+    auto x = host(xf);
+    auto y = host(yf);
+    for (index i = 0; i < n_; ++i) {
+      real v = (2 + shift_) * x[i];
+      if (i > 0) v -= (1 + c_) * x[i - 1];
+      if (i + 1 < n_) v -= (1 - c_) * x[i + 1];
+      y[i] = v;
+    }
+  }
+  void diagonal(Field& df) const override {
+    for (real& d : host(df)) d = 2 + shift_;
+  }
+
+ private:
+  index n_;
+  real shift_, c_;
+};
+
+struct Problem {
+  backend::cpu::CpuBackend be;
+  index n = 300;
+  std::unique_ptr<Field> b = be.make_field(n), x = be.make_field(n), r = be.make_field(n);
+  Problem() {
+    auto bh = host(*b);
+    for (index i = 0; i < n; ++i) bh[i] = std::cos(0.07 * i) + 0.2;
+  }
+  real true_residual(const LinearOperator& a) {
+    a.apply(*x, *r);
+    be.xpay(*b, -1, *r);
+    return std::sqrt(be.dot(*r, *r, n) / be.dot(*b, *b, n));
+  }
+};
+
+TEST(BiCgStab, ConvergesOnANonSymmetricSystem) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.05, 0.4);
+  BiCgStab solver(p.be, p.n);
+  const SolveResult res = solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-10});
+  ASSERT_TRUE(res.converged()) << res.message;
+  EXPECT_LT(p.true_residual(a), 1e-9);
+  EXPECT_GT(res.iterations, 5);
+}
+
+TEST(BiCgStab, ReportsNonConvergence) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.0001, 0.4);
+  BiCgStab solver(p.be, p.n);
+  const SolveResult res =
+      solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .max_iterations = 3});
+  EXPECT_EQ(res.status, SolveStatus::max_iterations);
+  EXPECT_EQ(res.iterations, 3);
+  EXPECT_NE(res.message.find("did not converge in 3 iterations"), std::string::npos) << res.message;
+}
+
+TEST(BiCgStab, CheckIntervalChangesWhereItStopsNotTheIterates) {
+  Problem p1, p2;
+  ConvectionDiffusion a(p1.n, 0.0001, 0.4);
+  BiCgStab s1(p1.be, p1.n), s2(p2.be, p2.n);
+  // Both run exactly 22 iterations (not a multiple of 4: the last check comes at the cap).
+  const auto r1 = s1.solve(a, *p1.b, *p1.x, {.relative_tolerance = 1e-14, .max_iterations = 22});
+  const auto r2 = s2.solve(a, *p2.b, *p2.x,
+                           {.relative_tolerance = 1e-14, .max_iterations = 22, .check_every = 4});
+  EXPECT_EQ(r1.status, SolveStatus::max_iterations);
+  EXPECT_EQ(r2.status, SolveStatus::max_iterations);
+  EXPECT_EQ(r2.iterations, 22);
+  EXPECT_EQ(r1.residual, r2.residual);
+  auto x1 = host(*p1.x), x2 = host(*p2.x);
+  for (index i = 0; i < p1.n; ++i) ASSERT_EQ(x1[i], x2[i]);
+  // Converging with checks every 4 stops within 3 iterations after the every-iteration solve.
+  p1.be.fill(*p1.x, 0);
+  p2.be.fill(*p2.x, 0);
+  const auto c1 = s1.solve(a, *p1.b, *p1.x, {.relative_tolerance = 1e-9});
+  const auto c2 = s2.solve(a, *p2.b, *p2.x, {.relative_tolerance = 1e-9, .check_every = 4});
+  ASSERT_TRUE(c1.converged() && c2.converged()) << c1.message << " / " << c2.message;
+  EXPECT_GE(c2.iterations, c1.iterations);
+  EXPECT_LT(c2.iterations, c1.iterations + 4);
+  EXPECT_EQ(c2.iterations % 4, 0);
+}
+
+TEST(BiCgStab, ZeroRightHandSideGivesZero) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.05, 0.4);
+  p.be.fill(*p.b, 0);
+  p.be.fill(*p.x, 3);
+  BiCgStab solver(p.be, p.n);
+  EXPECT_TRUE(solver.solve(a, *p.b, *p.x, {}).converged());
+  EXPECT_EQ(p.be.dot(*p.x, *p.x, p.n), 0);
+}
+
+}  // namespace
+}  // namespace scfd::solvers
