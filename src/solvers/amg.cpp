@@ -78,60 +78,54 @@ SparseMatrix dense(index n, const std::vector<real>& v) {
   return m;
 }
 
-// The pseudo-inverse of a small symmetric positive semi-definite matrix: eigen-decomposition by
-// cyclic Jacobi rotations (Golub & Van Loan, Matrix Computations, §8.5), eigenvalues below 1e-10
-// of the largest dropped (the constants of a pressure system without an outlet).
-// m: n x n, row-major; returns the pseudo-inverse in the same form.
-std::vector<real> pseudo_inverse(std::size_t n, std::vector<real> m) {
-  std::vector<real> v(n * n, 0);
-  for (std::size_t i = 0; i < n; ++i) v[i * n + i] = 1;
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    real off = 0, total = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) (i == j ? total : off) += m[i * n + j] * m[i * n + j];
-    if (off <= 1e-30 * (total + off)) break;
-    for (std::size_t p = 0; p < n; ++p)
-      for (std::size_t q = p + 1; q < n; ++q) {
-        const real apq = m[p * n + q];
-        if (apq == 0) continue;
-        const real theta = (m[q * n + q] - m[p * n + p]) / (2 * apq);
-        const real t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const real c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (std::size_t k = 0; k < n; ++k) {  // columns p, q of m
-          const real mkp = m[k * n + p], mkq = m[k * n + q];
-          m[k * n + p] = c * mkp - s * mkq;
-          m[k * n + q] = s * mkp + c * mkq;
-        }
-        for (std::size_t k = 0; k < n; ++k) {  // rows p, q of m
-          const real mpk = m[p * n + k], mqk = m[q * n + k];
-          m[p * n + k] = c * mpk - s * mqk;
-          m[q * n + k] = s * mpk + c * mqk;
-        }
-        for (std::size_t k = 0; k < n; ++k) {  // eigenvectors: columns of v
-          const real vkp = v[k * n + p], vkq = v[k * n + q];
-          v[k * n + p] = c * vkp - s * vkq;
-          v[k * n + q] = s * vkp + c * vkq;
-        }
-      }
-  }
+// A symmetric generalized inverse G (A G A = A) of a small symmetric positive semi-definite
+// matrix m (n x n, row-major; the result in the same form): m = L D L^T without pivoting, a pivot
+// below 1e-10 of the largest diagonal entry taken as 0 with its column of L (the constants of a
+// pressure system without an outlet make the last pivot vanish), then G = L^-T D^+ L^-1. For a
+// right-hand side in the range of m, G gives a solution, all a coarse correction of CG needs.
+std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m) {
   real largest = 0;
-  for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, std::abs(m[i * n + i]));
-  std::vector<real> inv(n * n, 0);
-  for (std::size_t e = 0; e < n; ++e) {
-    const real lambda = m[e * n + e];
-    if (!(lambda > 1e-10 * largest)) continue;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j) inv[i * n + j] += v[i * n + e] * v[j * n + e] / lambda;
+  for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, m[i * n + i]);
+  std::vector<real> l(n * n, 0), d(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    l[j * n + j] = 1;
+    real dj = m[j * n + j];
+    for (std::size_t k = 0; k < j; ++k) dj -= l[j * n + k] * l[j * n + k] * d[k];
+    if (!(dj > 1e-10 * largest)) continue;  // a null direction: d_j = 0, L's column stays 0
+    d[j] = dj;
+    for (std::size_t i = j + 1; i < n; ++i) {
+      real s = m[i * n + j];
+      for (std::size_t k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k] * d[k];
+      l[i * n + j] = s / dj;
+    }
   }
-  return inv;
+  std::vector<real> x(n * n, 0);  // L^-1, unit lower triangular, column by column
+  for (std::size_t c = 0; c < n; ++c) {
+    x[c * n + c] = 1;
+    for (std::size_t i = c + 1; i < n; ++i) {
+      real s = 0;
+      for (std::size_t k = c; k < i; ++k) s -= l[i * n + k] * x[k * n + c];
+      x[i * n + c] = s;
+    }
+  }
+  std::vector<real> g(n * n, 0);  // X^T D^+ X
+  for (std::size_t k = 0; k < n; ++k) {
+    if (d[k] == 0) continue;
+    for (std::size_t i = 0; i <= k; ++i) {
+      const real xi = x[k * n + i] / d[k];
+      if (xi == 0) continue;
+      for (std::size_t j = 0; j <= k; ++j) g[i * n + j] += xi * x[k * n + j];
+    }
+  }
+  return g;
 }
 
-SparseMatrix pseudo_inverse(const SparseMatrix& a) {
+SparseMatrix generalized_inverse(const SparseMatrix& a) {
   const auto n = static_cast<std::size_t>(a.rows);
   std::vector<real> m(n * n, 0);
   for (index i = 0; i < a.rows; ++i)
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
-  return dense(a.rows, pseudo_inverse(n, std::move(m)));
+  return dense(a.rows, generalized_inverse(n, std::move(m)));
 }
 
 // The owned block of a rank's rows (columns below the row count).
@@ -407,7 +401,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
   SCFD_CHECK(h.levels.back().a.rows <= 1000,
              "AMG: coarsening stalled at {} rows (too many for the dense coarse solve)",
              h.levels.back().a.rows);
-  h.coarse_inverse = pseudo_inverse(h.levels.back().a);
+  h.coarse_inverse = generalized_inverse(h.levels.back().a);
   return h;
 }
 
@@ -523,7 +517,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     fine_plan = next.plan.get();
     first = coarse_first;
   }
-  // The coarsest level, gathered: every rank keeps its rows of the global pseudo-inverse.
+  // The coarsest level, gathered: every rank keeps its rows of the global generalized inverse.
   const AmgLevel& last = h.levels.back();
   SCFD_CHECK(first.back() <= 2000,
              "AMG: coarsening stalled at {} rows over all ranks (too many for the coarse solve)",
@@ -540,7 +534,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
   for (std::size_t i = 0; i < n; ++i)  // symmetric up to rounding: make it exactly so
     for (std::size_t j = i + 1; j < n; ++j)
       whole[i * n + j] = whole[j * n + i] = (whole[i * n + j] + whole[j * n + i]) / 2;
-  const std::vector<real> inverse = pseudo_inverse(n, std::move(whole));
+  const std::vector<real> inverse = generalized_inverse(n, std::move(whole));
   AmgHierarchy::GlobalCoarse& g = h.global.emplace();
   g.first = first[me];
   g.n_global = first.back();
@@ -642,7 +636,10 @@ std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
   const Timer timer;
   AmgOptions options;
   const bool ranks = world_size() > 1;
-  if (ranks) options.coarse_size = 256;  // the gathered coarse problem of all ranks
+  if (ranks)
+    options.coarse_size = 256;  // the gathered coarse problem of all ranks
+  else if (be.device_info().index >= 0)
+    options.coarse_size = 512;  // on a GPU a level's dispatches cost more than a dense solve
   AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
   const std::string levels = h.describe();
   auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);

@@ -6,8 +6,8 @@
 // aggregates, smoothers and transfers never cross ranks. Each level keeps A, the prolongation P
 // (the piecewise-constant aggregate basis smoothed by one damped-Jacobi step) and R = P^T on the
 // backend, so a V-cycle is a sequence of backend matrix products. The coarsest level is solved
-// exactly: serially by a dense pseudo-inverse on the backend (no read-back), with several ranks
-// by one global coarse problem, the Galerkin product of every rank's coarsest basis with the
+// exactly: serially by a dense generalized inverse on the backend (no read-back), with several
+// ranks by one global coarse problem, the Galerkin product of every rank's coarsest basis with the
 // whole operator (couplings between ranks included), solved redundantly on every rank's host
 // (one gather per cycle): the ranks' blocks then share their smooth error modes.
 #pragma once
@@ -48,9 +48,9 @@ struct AmgLevel {
 };
 struct AmgHierarchy {
   std::vector<AmgLevel> levels;
-  SparseMatrix coarse_inverse;  // one rank: dense, the pseudo-inverse of the coarsest a
-  // Several ranks: this rank's rows (global numbers first .. first + n_mine) of the
-  // pseudo-inverse of the gathered coarsest matrix (n_global rows in all).
+  SparseMatrix coarse_inverse;  // one rank: dense, a generalized inverse of the coarsest a
+  // Several ranks: this rank's rows (global numbers first .. first + n_mine) of the generalized
+  // inverse of the gathered coarsest matrix (n_global rows in all).
   struct GlobalCoarse {
     index first = 0, n_global = 0, n_mine = 0;
     std::vector<real> rows;  // n_mine x n_global, row-major
