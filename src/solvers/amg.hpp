@@ -22,6 +22,7 @@
 #include "backend/sparse_matrix.hpp"
 #include "halo/halo_plan.hpp"
 #include "solvers/preconditioner.hpp"
+#include "solvers/sparse_algebra.hpp"
 
 namespace scfd::solvers {
 
@@ -70,9 +71,6 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options = {});
 // each level with its own halo plan; every rank keeps its rows of the gathered coarsest inverse.
 AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options);
 
-// Building blocks, exposed for the tests.
-SparseMatrix transpose(const SparseMatrix& a);
-SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b);
 // The aggregate of every row (-1: a row without strong neighbours, left out of the coarse space)
 // and the number of aggregates.
 std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggregates);

@@ -1,0 +1,441 @@
+// The smoothed-aggregation hierarchy on the host, one rank or distributed (see amg.hpp; the
+// method and its choices: docs/methods.md).
+#include "solvers/amg.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <utility>
+
+#include "core/error.hpp"
+#include "solvers/collectives.hpp"
+#include "solvers/sparse_algebra.hpp"
+
+namespace scfd::solvers {
+namespace {
+
+real entry_at(const SparseMatrix& a, index i, index j) {
+  for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+    if (a.column[k] == j) return a.value[k];
+  return 0;
+}
+
+std::vector<real> diagonal_of(const SparseMatrix& a) {
+  std::vector<real> d(static_cast<std::size_t>(a.rows));
+  for (index i = 0; i < a.rows; ++i) {
+    d[i] = entry_at(a, i, i);
+    SCFD_CHECK(d[i] > 0, "AMG: diagonal entry {} of a {}-row matrix is {} (not > 0)", i, a.rows,
+               d[i]);
+  }
+  return d;
+}
+
+// The spectral radius of D^-1 A by 20 power iterations (an estimate from below, enlarged by 5 %:
+// it sets damping factors, which need the upper end of the spectrum).
+real jacobi_radius(const SparseMatrix& a, const std::vector<real>& d) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<real> x(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = 1 + real(i % 7) / 7;  // not an eigenvector
+  real lambda = 1;
+  for (int it = 0; it < 20; ++it) {
+    real norm = 0;
+    for (index i = 0; i < a.rows; ++i) {
+      real s = 0;
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
+      y[i] = s / d[i];
+      norm = std::max(norm, std::abs(y[i]));
+    }
+    if (!(norm > 0)) break;
+    real xmax = 0;
+    for (const real v : x) xmax = std::max(xmax, std::abs(v));
+    lambda = norm / xmax;
+    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] / norm;
+  }
+  return 1.05 * lambda;
+}
+
+// Whether row i has an entry off the diagonal that is not zero.
+bool has_neighbours(const SparseMatrix& a, index i) {
+  for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+    if (a.column[k] != i && a.value[k] != 0) return true;
+  return false;
+}
+
+// The indicator vectors of the aggregates as the columns of a matrix (rows: agg.size()), scaled
+// to unit length when the aggregates' sizes are given; a row in no aggregate is empty.
+SparseMatrix aggregate_basis(const std::vector<index>& agg, index n_aggregates,
+                             const std::vector<real>* size) {
+  SparseMatrix t;
+  t.rows = static_cast<index>(agg.size());
+  t.cols = n_aggregates;
+  for (const index g : agg) {
+    if (g >= 0) {
+      t.column.push_back(g);
+      t.value.push_back(size != nullptr ? 1 / std::sqrt((*size)[g]) : 1);
+    }
+    t.offset.push_back(t.entries());
+  }
+  return t;
+}
+
+// The piecewise-constant basis of the aggregates (columns scaled to unit length), smoothed by
+// one damped-Jacobi step: P = (I - omega D^-1 A) T.
+SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, real omega,
+                          const std::vector<index>& agg, index n_aggregates) {
+  std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
+  for (const index g : agg)
+    if (g >= 0) size[g] += 1;
+  SparseMatrix at = multiply(a, aggregate_basis(agg, n_aggregates, &size));
+  for (index i = 0; i < at.rows; ++i)
+    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
+      at.value[k] *= -omega / d[i];
+      if (agg[i] >= 0 && at.column[k] == agg[i]) at.value[k] += 1 / std::sqrt(size[agg[i]]);
+    }
+  // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
+  SparseMatrix p;
+  p.rows = at.rows;
+  p.cols = at.cols;
+  p.offset.assign(1, 0);
+  for (index i = 0; i < at.rows; ++i) {
+    bool has_own = agg[i] < 0;
+    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
+      has_own = has_own || at.column[k] == agg[i];
+      p.column.push_back(at.column[k]);
+      p.value.push_back(at.value[k]);
+    }
+    if (!has_own) {
+      p.column.push_back(agg[i]);
+      p.value.push_back(1 / std::sqrt(size[agg[i]]));
+    }
+    p.offset.push_back(p.entries());
+  }
+  return p;
+}
+
+// When the aggregates are small (graphs of few neighbours: the cells of a tetrahedral mesh have
+// 4), the smoothed P makes the coarse operator denser than half the fine one, and the cycle costs
+// more than it saves. Then pairs of aggregates are merged: in the graph of agg's aggregates (B =
+// T^T |A| T), each aggregate not yet paired joins its most strongly coupled unpaired neighbour
+// (Notay's pairwise aggregation applied to the aggregates), which about halves their number; rows
+// left out stay out.
+std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<index>& agg,
+                                   index& n_aggregates) {
+  const SparseMatrix t = aggregate_basis(agg, n_aggregates, nullptr);
+  SparseMatrix abs_a = a;
+  for (real& v : abs_a.value) v = std::abs(v);
+  const SparseMatrix b = multiply(transpose(t), multiply(abs_a, t));
+  std::vector<index> pair(static_cast<std::size_t>(b.rows), -1);
+  index n = 0;
+  for (index g = 0; g < b.rows; ++g) {
+    if (pair[g] >= 0) continue;
+    index best = -1;
+    real strongest = 0;
+    for (index k = b.offset[g]; k < b.offset[g + 1]; ++k) {
+      const index h = b.column[k];
+      if (h != g && pair[h] < 0 && b.value[k] > strongest) {
+        strongest = b.value[k];
+        best = h;
+      }
+    }
+    pair[g] = n;
+    if (best >= 0) pair[best] = n;
+    ++n;
+  }
+  std::vector<index> out(agg.size());
+  for (std::size_t i = 0; i < agg.size(); ++i) out[i] = agg[i] >= 0 ? pair[agg[i]] : agg[i];
+  n_aggregates = n;
+  return out;
+}
+
+}  // namespace
+
+std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggregates) {
+  const std::vector<real> d = diagonal_of(a);
+  // Strong neighbours, as CSR positions of a flagged.
+  std::vector<char> strong(a.column.size(), 0);
+  std::vector<index> n_strong(static_cast<std::size_t>(a.rows), 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+      const index j = a.column[k];
+      if (j != i && std::abs(a.value[k]) >= strength * std::sqrt(d[i] * d[j]) && a.value[k] != 0) {
+        strong[k] = 1;
+        ++n_strong[i];
+      }
+    }
+  constexpr index kFree = -2, kIsolated = -1;
+  std::vector<index> agg(static_cast<std::size_t>(a.rows), kFree);
+  n_aggregates = 0;
+  for (index i = 0; i < a.rows; ++i)
+    if (n_strong[i] == 0) agg[i] = kIsolated;
+  // 1: a free row whose strong neighbours are all free seeds an aggregate of them all.
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    bool all_free = true;
+    for (index k = a.offset[i]; k < a.offset[i + 1] && all_free; ++k)
+      all_free = !strong[k] || agg[a.column[k]] == kFree;
+    if (!all_free) continue;
+    agg[i] = n_aggregates;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k]) agg[a.column[k]] = n_aggregates;
+    ++n_aggregates;
+  }
+  // 2: a free row joins the aggregate of its strongest aggregated neighbour (from step 1).
+  const std::vector<index> first = agg;
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    real best = 0;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k] && first[a.column[k]] >= 0 && std::abs(a.value[k]) > best) {
+        best = std::abs(a.value[k]);
+        agg[i] = first[a.column[k]];
+      }
+  }
+  // 3: what is left forms aggregates with its free strong neighbours.
+  for (index i = 0; i < a.rows; ++i) {
+    if (agg[i] != kFree) continue;
+    agg[i] = n_aggregates;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (strong[k] && agg[a.column[k]] == kFree) agg[a.column[k]] = n_aggregates;
+    ++n_aggregates;
+  }
+  return agg;
+}
+
+real AmgHierarchy::operator_complexity() const {
+  real total = 0;
+  for (const AmgLevel& l : levels) total += static_cast<real>(l.a.entries());
+  return levels.empty() ? 0 : total / static_cast<real>(std::max<index>(1, levels[0].a.entries()));
+}
+
+std::string AmgHierarchy::describe() const {
+  std::string rows;
+  for (const AmgLevel& l : levels) rows += fmt::format("{}{}", rows.empty() ? "" : " / ", l.a.rows);
+  return fmt::format("{} level{} ({} rows), operator complexity {:.2f}", levels.size(),
+                     levels.size() == 1 ? "" : "s", rows, operator_complexity());
+}
+
+namespace {
+
+// One level's smoother weights: omega / a_ii, 1 / a_ii on rows without neighbours.
+std::vector<real> smoother_weights(const SparseMatrix& a, const std::vector<real>& d, real omega) {
+  std::vector<real> w(d.size());
+  for (index i = 0; i < a.rows; ++i) w[i] = (has_neighbours(a, i) ? omega : 1) / d[i];
+  return w;
+}
+
+// The aggregates and smoothed prolongation of a level from its (owned) block; false when
+// coarsening stalls. When the coarse operator would be denser than half the fine one, pairs of
+// aggregates are taken instead.
+struct Coarsening {
+  std::vector<index> agg;
+  index n = 0;
+  SparseMatrix p, coarse;  // coarse: P^T own P
+};
+bool coarsen(const SparseMatrix& own, const std::vector<real>& d, real omega, real strength,
+             Coarsening& c) {
+  c.agg = aggregate(own, strength, c.n);
+  // Too little coarsening to pay for a level: then every coupling counts as strong.
+  const auto stalled = [&] { return c.n == 0 || c.n > own.rows * 9 / 10; };
+  if (stalled()) c.agg = aggregate(own, 0, c.n);
+  if (stalled()) return false;
+  const auto galerkin = [&] {
+    c.p = prolongation(own, d, omega, c.agg, c.n);
+    c.coarse = multiply(transpose(c.p), multiply(own, c.p));
+  };
+  galerkin();
+  if (c.coarse.entries() > own.entries() / 2) {
+    c.agg = pair_aggregates(own, c.agg, c.n);
+    galerkin();
+  }
+  return true;
+}
+
+}  // namespace
+
+AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
+  a.check();
+  SCFD_CHECK(a.rows == a.cols, "AMG of a {} x {} matrix", a.rows, a.cols);
+  AmgHierarchy h;
+  h.levels.emplace_back().a = a;
+  for (;;) {
+    AmgLevel& level = h.levels.back();
+    const std::vector<real> d = diagonal_of(level.a);
+    const real omega = real(4) / 3 / jacobi_radius(level.a, d);
+    level.weight = smoother_weights(level.a, d, omega);
+    if (level.a.rows <= options.coarse_size ||
+        static_cast<int>(h.levels.size()) >= options.max_levels)
+      break;
+    Coarsening c;
+    if (!coarsen(level.a, d, omega, options.strength, c)) break;
+    level.p = std::move(c.p);
+    level.r = transpose(level.p);
+    h.levels.emplace_back().a = std::move(c.coarse);
+  }
+  SCFD_CHECK(h.levels.back().a.rows <= 1000,
+             "AMG: coarsening stalled at {} rows (too many for the dense coarse solve)",
+             h.levels.back().a.rows);
+  h.coarse_inverse = generalized_inverse(h.levels.back().a);
+  return h;
+}
+
+namespace {
+
+// The rows of p (this rank's rows, columns numbered globally) at every local entity of `plan`:
+// the owned rows, then the ghosts' rows from their owners (exchanged as planes of column and
+// value). Collective.
+SparseMatrix rows_with_ghosts(const SparseMatrix& p, halo::HaloPlan& plan) {
+  index width = 0;
+  for (index i = 0; i < p.rows; ++i) width = std::max(width, p.offset[i + 1] - p.offset[i]);
+  width = static_cast<index>(global_max(static_cast<real>(width)));
+  const auto n_local = static_cast<std::size_t>(plan.n_local());
+  std::vector<std::vector<real>> col(static_cast<std::size_t>(width)), val(col.size());
+  for (index k = 0; k < width; ++k) {
+    col[k].assign(n_local, -1);
+    val[k].assign(n_local, 0);
+    for (index i = 0; i < p.rows; ++i)
+      if (p.offset[i] + k < p.offset[i + 1]) {
+        col[k][i] = static_cast<real>(p.column[p.offset[i] + k]);
+        val[k][i] = p.value[p.offset[i] + k];
+      }
+    plan.exchange(col[k]);
+    plan.exchange(val[k]);
+  }
+  SparseMatrix out;
+  out.rows = plan.n_local();
+  out.cols = p.cols;
+  for (std::size_t i = 0; i < n_local; ++i) {
+    for (index k = 0; k < width; ++k)
+      if (col[k][i] >= 0) {
+        out.column.push_back(static_cast<index>(col[k][i]));
+        out.value.push_back(val[k][i]);
+      }
+    out.offset.push_back(out.entries());
+  }
+  return out;
+}
+
+// The first global number of every rank's entities (and the total at the end).
+std::vector<index> global_offsets(index mine) {
+  const std::vector<index> counts = all_gather(std::vector<index>{mine});
+  std::vector<index> first(counts.size() + 1, 0);
+  for (std::size_t r = 0; r < counts.size(); ++r) first[r + 1] = first[r] + counts[r];
+  return first;
+}
+
+// The local numbering of a coarse level whose columns hold global coarse numbers (coarse_first:
+// the first global number of every rank's aggregates): this rank's aggregates, then the others
+// its rows couple to, grouped by owner rank (as a HaloPlan wants its ghosts). Renumbers the
+// columns of `coarse` and returns every local entity's global number and each ghost's owner.
+struct CoarseNumbering {
+  std::vector<index> gid;
+  std::vector<int> owner;
+};
+CoarseNumbering number_coarse(SparseMatrix& coarse, const std::vector<index>& coarse_first,
+                              int me) {
+  const index mine = coarse_first[me], next = coarse_first[me + 1];
+  CoarseNumbering out;
+  for (index g = mine; g < next; ++g) out.gid.push_back(g);
+  std::vector<index> ghosts;
+  for (const index j : coarse.column)
+    if (j < mine || j >= next) ghosts.push_back(j);
+  std::sort(ghosts.begin(), ghosts.end());  // global numbers ascend with the owner rank
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  for (const index j : ghosts) {
+    out.gid.push_back(j);
+    out.owner.push_back(static_cast<int>(
+        std::upper_bound(coarse_first.begin(), coarse_first.end(), j) - coarse_first.begin() - 1));
+  }
+  for (index& j : coarse.column)
+    j = j >= mine && j < next
+            ? j - mine
+            : next - mine + static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
+                                               ghosts.begin());
+  coarse.cols = static_cast<index>(out.gid.size());
+  return out;
+}
+
+// The coarsest level gathered from every rank (first: the first global number of every rank's
+// rows): each rank keeps its rows of the generalized inverse of the whole coarse matrix.
+// Collective.
+AmgHierarchy::GlobalCoarse gather_coarsest(const AmgLevel& last, const std::vector<index>& first,
+                                           int me) {
+  SCFD_CHECK(first.back() <= 2000,
+             "AMG: coarsening stalled at {} rows over all ranks (too many for the coarse solve)",
+             first.back());
+  const auto n = static_cast<std::size_t>(first.back());
+  std::vector<real> mine(static_cast<std::size_t>(last.a.rows) * n, 0);
+  for (index i = 0; i < last.a.rows; ++i)
+    for (index k = last.a.offset[i]; k < last.a.offset[i + 1]; ++k) {
+      const index j = last.a.column[k];
+      const index global = last.gid.empty() ? first[me] + j : last.gid[j];
+      mine[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(global)] += last.a.value[k];
+    }
+  std::vector<real> whole = all_gather(mine);
+  for (std::size_t i = 0; i < n; ++i)  // symmetric up to rounding: make it exactly so
+    for (std::size_t j = i + 1; j < n; ++j)
+      whole[i * n + j] = whole[j * n + i] = (whole[i * n + j] + whole[j * n + i]) / 2;
+  const std::vector<real> inverse = generalized_inverse(n, std::move(whole));
+  AmgHierarchy::GlobalCoarse g;
+  g.first = first[me];
+  g.n_global = first.back();
+  g.n_mine = last.a.rows;
+  g.rows.assign(inverse.begin() + static_cast<std::ptrdiff_t>(g.first * n),
+                inverse.begin() + static_cast<std::ptrdiff_t>((g.first + g.n_mine) * n));
+  return g;
+}
+
+}  // namespace
+
+AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options) {
+  a.check();
+  SCFD_CHECK(a.rows == plan.n_owned() && a.cols == plan.n_local(),
+             "AMG of a {} x {} matrix for {} owned of {} local entities", a.rows, a.cols,
+             plan.n_owned(), plan.n_local());
+  const int me = world_rank();
+  AmgHierarchy h;
+  h.levels.emplace_back().a = a;
+  halo::HaloPlan* fine_plan = &plan;
+  std::vector<index> first = global_offsets(a.rows);
+  for (;;) {
+    AmgLevel& level = h.levels.back();
+    const SparseMatrix own = owned_block(level.a);
+    const std::vector<real> d = diagonal_of(own);
+    const real omega = own.rows > 0 ? real(4) / 3 / jacobi_radius(own, d) : 1;
+    level.weight = smoother_weights(level.a, d, omega);
+    // Every rank takes the same decisions (each level's halo plan is collective).
+    if (first.back() <= options.coarse_size ||
+        static_cast<int>(h.levels.size()) >= options.max_levels)
+      break;
+    Coarsening c;
+    if (!coarsen(own, d, omega, options.strength, c)) {  // this block keeps its rows
+      std::vector<index> self(static_cast<std::size_t>(own.rows));
+      std::iota(self.begin(), self.end(), 0);
+      c.n = own.rows;
+      c.p = aggregate_basis(self, c.n, nullptr);
+    }
+    const std::vector<index> coarse_first = global_offsets(c.n);
+    if (coarse_first.back() > first.back() / 10 * 9) break;  // the ranks no longer coarsen
+    // P with global coarse columns, at the ghosts too; A_c = P^T (A P) on this rank's aggregates.
+    SparseMatrix p_global = c.p;
+    p_global.cols = coarse_first.back();
+    for (index& j : p_global.column) j += coarse_first[me];
+    const SparseMatrix ap = multiply(level.a, rows_with_ghosts(p_global, *fine_plan));
+    SparseMatrix coarse = multiply(transpose(c.p), ap);  // columns: global coarse numbers
+    const CoarseNumbering numbering = number_coarse(coarse, coarse_first, me);
+    level.p = std::move(c.p);
+    level.r = transpose(level.p);
+    AmgLevel& next = h.levels.emplace_back();
+    next.a = std::move(coarse);
+    next.gid = numbering.gid;
+    next.plan = std::make_unique<halo::HaloPlan>(halo::HaloPlan::build(
+        plan.kind(), c.n, numbering.gid, numbering.owner, MPI_COMM_WORLD));
+    fine_plan = next.plan.get();
+    first = coarse_first;
+  }
+  h.global = gather_coarsest(h.levels.back(), first, me);
+  return h;
+}
+
+}  // namespace scfd::solvers

@@ -1,0 +1,126 @@
+// Host sparse and small dense matrix algebra of the multigrid set-up (see sparse_algebra.hpp).
+#include "solvers/sparse_algebra.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace scfd::solvers {
+
+SparseMatrix transpose(const SparseMatrix& a) {
+  SparseMatrix t;
+  t.rows = a.cols;
+  t.cols = a.rows;
+  t.offset.assign(static_cast<std::size_t>(a.cols) + 1, 0);
+  for (const index j : a.column) ++t.offset[j + 1];
+  for (index j = 0; j < a.cols; ++j) t.offset[j + 1] += t.offset[j];
+  t.column.resize(a.column.size());
+  t.value.resize(a.value.size());
+  std::vector<index> next(t.offset.begin(), t.offset.end() - 1);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+      const index at = next[a.column[k]]++;
+      t.column[at] = i;
+      t.value[at] = a.value[k];
+    }
+  return t;
+}
+
+SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
+  SCFD_CHECK(a.cols == b.rows, "sparse product of {} x {} and {} x {}", a.rows, a.cols, b.rows,
+             b.cols);
+  SparseMatrix c;
+  c.rows = a.rows;
+  c.cols = b.cols;
+  std::vector<index> where(static_cast<std::size_t>(b.cols), -1);  // entry of column j in row i
+  for (index i = 0; i < a.rows; ++i) {
+    const index row_start = c.entries();
+    for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
+      const index j = a.column[ka];
+      for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
+        const index col = b.column[kb];
+        if (where[col] < row_start) {
+          where[col] = c.entries();
+          c.column.push_back(col);
+          c.value.push_back(0);
+        }
+        c.value[where[col]] += a.value[ka] * b.value[kb];
+      }
+    }
+    c.offset.push_back(c.entries());
+  }
+  return c;
+}
+
+SparseMatrix owned_block(const SparseMatrix& a) {
+  SparseMatrix b;
+  b.rows = b.cols = a.rows;
+  for (index i = 0; i < a.rows; ++i) {
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (a.column[k] < a.rows) {
+        b.column.push_back(a.column[k]);
+        b.value.push_back(a.value[k]);
+      }
+    b.offset.push_back(b.entries());
+  }
+  return b;
+}
+
+SparseMatrix dense(index n, const std::vector<real>& v) {
+  SparseMatrix m;
+  m.rows = m.cols = n;
+  m.offset.resize(static_cast<std::size_t>(n) + 1);
+  m.column.resize(static_cast<std::size_t>(n) * n);
+  m.value = v;
+  for (index i = 0; i <= n; ++i) m.offset[i] = i * n;
+  for (index i = 0; i < n; ++i)
+    for (index j = 0; j < n; ++j) m.column[static_cast<std::size_t>(i) * n + j] = j;
+  return m;
+}
+
+std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m) {
+  real largest = 0;
+  for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, m[i * n + i]);
+  std::vector<real> l(n * n, 0), d(n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    l[j * n + j] = 1;
+    real dj = m[j * n + j];
+    for (std::size_t k = 0; k < j; ++k) dj -= l[j * n + k] * l[j * n + k] * d[k];
+    if (!(dj > 1e-10 * largest)) continue;  // a null direction: d_j = 0, L's column stays 0
+    d[j] = dj;
+    for (std::size_t i = j + 1; i < n; ++i) {
+      real s = m[i * n + j];
+      for (std::size_t k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k] * d[k];
+      l[i * n + j] = s / dj;
+    }
+  }
+  std::vector<real> x(n * n, 0);  // L^-1, unit lower triangular, column by column
+  for (std::size_t c = 0; c < n; ++c) {
+    x[c * n + c] = 1;
+    for (std::size_t i = c + 1; i < n; ++i) {
+      real s = 0;
+      for (std::size_t k = c; k < i; ++k) s -= l[i * n + k] * x[k * n + c];
+      x[i * n + c] = s;
+    }
+  }
+  std::vector<real> g(n * n, 0);  // X^T D^+ X
+  for (std::size_t k = 0; k < n; ++k) {
+    if (d[k] == 0) continue;
+    for (std::size_t i = 0; i <= k; ++i) {
+      const real xi = x[k * n + i] / d[k];
+      if (xi == 0) continue;
+      for (std::size_t j = 0; j <= k; ++j) g[i * n + j] += xi * x[k * n + j];
+    }
+  }
+  return g;
+}
+
+SparseMatrix generalized_inverse(const SparseMatrix& a) {
+  const auto n = static_cast<std::size_t>(a.rows);
+  std::vector<real> m(n * n, 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
+  return dense(a.rows, generalized_inverse(n, std::move(m)));
+}
+
+}  // namespace scfd::solvers

@@ -1,0 +1,31 @@
+// Host algebra on SparseMatrix (backend/sparse_matrix.hpp) for the multigrid set-up (amg.hpp):
+// transposes and products of sparse matrices, and the exact solve of a small dense coarse
+// problem. Not for inner loops: everything here runs once per hierarchy.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "backend/sparse_matrix.hpp"
+
+namespace scfd::solvers {
+
+using backend::SparseMatrix;
+
+SparseMatrix transpose(const SparseMatrix& a);
+SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b);
+// The owned block of a rank's rows: the columns below the row count.
+SparseMatrix owned_block(const SparseMatrix& a);
+// A dense n x n matrix (row-major values) as a SparseMatrix with every entry stored.
+SparseMatrix dense(index n, const std::vector<real>& v);
+
+// A symmetric generalized inverse G (A G A = A) of a small symmetric positive semi-definite
+// matrix m (n x n, row-major; the result in the same form): m = L D L^T without pivoting, a pivot
+// below 1e-10 of the largest diagonal entry taken as 0 with its column of L (the constants of a
+// pressure system without an outlet make the last pivot vanish), then G = L^-T D^+ L^-1. For a
+// right-hand side in the range of m, G gives a solution, all a coarse correction of CG needs.
+std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m);
+// The same for a (small, square) sparse matrix, returned dense.
+SparseMatrix generalized_inverse(const SparseMatrix& a);
+
+}  // namespace scfd::solvers
