@@ -350,8 +350,9 @@ CoarseNumbering number_coarse(SparseMatrix& coarse, const std::vector<index>& co
   for (index& j : coarse.column)
     j = j >= mine && j < next
             ? j - mine
-            : next - mine + static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
-                                               ghosts.begin());
+            : next - mine +
+                  static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
+                                     ghosts.begin());
   coarse.cols = static_cast<index>(out.gid.size());
   return out;
 }
@@ -429,8 +430,8 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     AmgLevel& next = h.levels.emplace_back();
     next.a = std::move(coarse);
     next.gid = numbering.gid;
-    next.plan = std::make_unique<halo::HaloPlan>(halo::HaloPlan::build(
-        plan.kind(), c.n, numbering.gid, numbering.owner, MPI_COMM_WORLD));
+    next.plan = std::make_unique<halo::HaloPlan>(
+        halo::HaloPlan::build(plan.kind(), c.n, numbering.gid, numbering.owner, MPI_COMM_WORLD));
     fine_plan = next.plan.get();
     first = coarse_first;
   }
