@@ -31,6 +31,9 @@ struct BoundaryCondition {
   config::Expression pressure;  // outlet
 };
 
+// The default momentum and pressure tolerance of an fp32 run (fp64: 1e-9).
+inline constexpr double kFp32Tolerance = 1e-5;
+
 struct Setup {
   double density = 1;
   double viscosity = 0;                // kinematic
