@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace scfd::test {
 
@@ -52,6 +54,23 @@ inline std::filesystem::path fresh_directory(const std::string& name) {
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p;
+}
+
+// Writes `text` to a file named scfd_<name>_<pid> in the system temp dir and returns its path;
+// the file is removed when the test program exits, so runs leave nothing behind.
+inline std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("scfd_" + name + "_" + std::to_string(::getpid()));
+  std::ofstream(path, std::ios::binary) << text;
+  static struct Cleanup {
+    std::vector<std::filesystem::path> paths;
+    ~Cleanup() {
+      std::error_code ignored;
+      for (const auto& p : paths) std::filesystem::remove(p, ignored);
+    }
+  } cleanup;
+  cleanup.paths.push_back(path);
+  return path.string();
 }
 
 }  // namespace scfd::test

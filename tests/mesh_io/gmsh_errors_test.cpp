@@ -10,9 +10,9 @@
 #include <fstream>
 #include <limits>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "common/run_command.hpp"
 #include "core/error.hpp"
 #include "mesh_io/gmsh.hpp"
 
@@ -24,19 +24,7 @@ std::string bad_file(const std::string& name) {
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("scfd_gmsh_errors_" + std::to_string(getpid()) + "_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  // Removed when the test program exits, so runs leave no files in the temp folder.
-  static struct Cleanup {
-    std::vector<std::filesystem::path> paths;
-    ~Cleanup() {
-      std::error_code ignored;
-      for (const auto& p : paths) std::filesystem::remove(p, ignored);
-    }
-  } cleanup;
-  cleanup.paths.push_back(path);
-  return path.string();
+  return test::temp_file("gmsh_errors_" + name, text);
 }
 
 // The message of the InputError that reading `path` throws ("" if none).

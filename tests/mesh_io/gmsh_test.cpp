@@ -13,9 +13,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "common/run_command.hpp"
 #include "core/error.hpp"
 #include "mesh_io/gmsh.hpp"
 
@@ -28,19 +28,7 @@ std::string data_file(const std::string& name) {
 
 // Writes `text` to a fresh file in the test temp folder and returns its path.
 std::string write_temp(const std::string& name, const std::string& text) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("scfd_gmsh_test_" + std::to_string(getpid()) + "_" + name);
-  std::ofstream(path, std::ios::binary) << text;
-  // Removed when the test program exits, so runs leave no files in the temp folder.
-  static struct Cleanup {
-    std::vector<std::filesystem::path> paths;
-    ~Cleanup() {
-      std::error_code ignored;
-      for (const auto& p : paths) std::filesystem::remove(p, ignored);
-    }
-  } cleanup;
-  cleanup.paths.push_back(path);
-  return path.string();
+  return test::temp_file("gmsh_test_" + name, text);
 }
 
 bool has_note(const RawMesh& m, const std::string& phrase) {
