@@ -15,6 +15,7 @@ void RunSummary::add_step(const physics::StepReport& r) {
   iterations += r.iterations;
   max_iterations = std::max(max_iterations, r.iterations);
   last_residual = r.residual;
+  for (const auto& [phase, seconds] : r.seconds) timers.add(phase, seconds);
 }
 
 void RunSummary::gather(MPI_Comm comm) {

@@ -35,6 +35,9 @@ struct StepReport {
   int iterations = 0;   // linear-solver iterations of this step (all solves)
   double residual = 0;  // final relative residual of the last solve
   std::string detail;   // model-specific figures for the progress line (may be empty)
+  // Parts of this step's time, named for the run summary (e.g. "solve_momentum"); each ends
+  // after the backend finished its work, so on a GPU they hold the device time too.
+  std::vector<std::pair<std::string, double>> seconds;
 };
 
 class Model {

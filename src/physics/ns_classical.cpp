@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "physics/ns_flow.hpp"
 #include "solvers/bicgstab.hpp"
 
@@ -64,6 +65,7 @@ StepReport NsClassicalModel::advance() {
   SCFD_CHECK(step_ < total_steps(), "advance past the last step");
   const double dt = choose_dt();
   if (setup_.bc_depends_on_position) upload_boundary(t_ + dt);
+  Timer phase;
   momentum_.nu_dt = setup_.viscosity * dt;
   momentum_.convection_dt = dt / 2;
 
@@ -85,15 +87,21 @@ StepReport NsClassicalModel::advance() {
       momentum_solver_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
   require_converged(rm, fmt::format("step {}: momentum", step_ + 1));
   halo_.faces.exchange(be_, *u_star_);
+  be_.finish();
+  const double momentum_seconds = phase.seconds();
+  phase.reset();
   const solvers::SolveResult rp = project(*u_star_);
   require_converged(rp, fmt::format("step {}: pressure", step_ + 1));
   be_.axpy(1 / dt, *psi_, *p_);
   halo_.cells.exchange(be_, *p_);
+  be_.finish();
+  const double pressure_seconds = phase.seconds();
   finish_step(dt);
-  StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}};
+  StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}, {}};
   rep.detail = fmt::format(
       "dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it u {:>3} p {:>4}", dt,
       last_courant_, last_cfl_, last_div_, last_change_, rm.iterations, rp.iterations);
+  rep.seconds = {{"solve_momentum", momentum_seconds}, {"solve_pressure", pressure_seconds}};
   return rep;
 }
 

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
 #include "physics/ns_stream_operator.hpp"
@@ -132,12 +133,17 @@ StepReport NsExactModel::advance() {
   }
   momentum_.viscous(*zero_faces_, *face_work_, coef_->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
+  be_.finish();
+  const Timer stream_timer;
   const solvers::SolveResult r = solve_stream(*rhs_);
+  be_.finish();
+  const double stream_seconds = stream_timer.seconds();
   finish_step(dt);
-  StepReport rep{step_, t_, r.iterations, r.relative_residual, {}};
+  StepReport rep{step_, t_, r.iterations, r.relative_residual, {}, {}};
   rep.detail =
       fmt::format("dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it s {:>4}", dt,
                   last_courant_, last_cfl_, last_div_, last_change_, r.iterations);
+  rep.seconds = {{"solve_stream", stream_seconds}};
   return rep;
 }
 
