@@ -50,6 +50,10 @@ struct TimingOptions {
 // device after each call. Collective: every rank makes the same number of calls.
 void warm_up(const backend::Backend& be, double seconds, const std::function<void()>& call);
 
+// Warm-up (as warm_up), then o.repeat calls of `call` between finish() after a barrier, so every
+// rank starts together; fills t's times and its bytes of all ranks (t.bytes: rank 0's).
+void time_calls(const backend::Backend& be, const TimingOptions& o,
+                const std::function<void()>& call, Timing& t);
 // Copies a field of max(2^24, largest mesh field) entries: the bandwidth ceiling the kernels are
 // compared with (bytes = entries read + entries written).
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const TimingOptions& o);
@@ -61,6 +65,14 @@ Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const T
 // says. device_bytes: Backend::device_bytes() with all of them allocated.
 std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::Mesh& m,
                                    const TimingOptions& o, std::size_t& device_bytes);
+
+// The multigrid part (bench_amg.cpp, --only amg): each level's products (smoother sweep,
+// residual, restriction, prolongation), the coarsest solve and one V-cycle of the hierarchy
+// make_amg builds for a cell Laplacian shaped like the pressure system (mobility = face area /
+// centroid distance) on mesh m. `hierarchy` receives its description (levels, complexity).
+std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh& m,
+                                halo::HaloPlan& cells, const TimingOptions& o,
+                                std::string& hierarchy);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat.cpp does), unit heat

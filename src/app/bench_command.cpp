@@ -1,11 +1,12 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
 //                  [--precision fp64|fp32] [--storage buffer|texture] [--device K] [--repeat R]
 //                  [--warmup S] [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
-//                  [--export-matrix DIR] [--only kernels|pcg]`
+//                  [--export-matrix DIR] [--only kernels|pcg|amg]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
 // and ratio to that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower
-// bound (bench_pcg.cpp). It prints a table and, with --json, writes the same as one JSON object
+// bound (bench_pcg.cpp); `--only amg` times the multigrid V-cycle level by level instead
+// (bench_amg.cpp). It prints a table and, with --json, writes the same as one JSON object
 // (docs/bench/README.md describes every field). Under mpirun rank 0 partitions the mesh as
 // `streamcfd run` does, so `mpirun -np 16 streamcfd bench --backend cpu` measures the cpu backend
 // on 16 cores. Without MESH it generates the unit cube (or square) with at least N cells.
@@ -133,14 +134,13 @@ std::string human_seconds(double s) {
   return fmt::format("{:.3f} s", s);
 }
 
-// Times every kernel, prints the table and returns the members of the "kernels" JSON object.
-std::string kernels_report(const backend::Backend& be, const topology::Mesh& m,
-                           const bench::TimingOptions& timing, double copy_gbps, double peak_gbps,
-                           int nranks, std::size_t& device_bytes) {
+// Prints the table of `timings` and returns the members of their JSON object.
+std::string timings_report(const std::vector<bench::Timing>& timings, double copy_gbps,
+                           double peak_gbps, int nranks) {
   log::info("{:<22} {:>12} {:>11} {:>12} {:>9} {:>8} {:>8}{}", "kernel", "entries", "time/call",
             "bytes/call", "GB/s", "of copy", "of peak", nranks > 1 ? "  max time" : "");
   std::string json;
-  for (const bench::Timing& t : bench::kernel_timings(be, m, timing, device_bytes)) {
+  for (const bench::Timing& t : timings) {
     log::info("{:<22} {:>12} {:>11} {:>12} {:>9.2f} {:>8.2f} {:>8.2f}{}", t.name, t.entries,
               human_seconds(t.time_s), human_bytes(t.bytes), t.gbps(), t.gbps() / copy_gbps,
               t.gbps() / peak_gbps, nranks > 1 ? "  " + human_seconds(t.time_max_s) : "");
@@ -210,9 +210,11 @@ int run_bench(const BenchOptions& opt) {
             nranks > 1 ? fmt::format(" per rank, {:.2f} GB/s all ranks", copy.gbps_all()) : "");
 
   std::size_t held = 0;
-  const std::string kernels_json = opt.only == "pcg" ? ""
-                                                     : kernels_report(*be, m, opt.timing, copy_gbps,
-                                                                      opt.peak_gbps, nranks, held);
+  const std::string kernels_json =
+      !opt.only.empty() && opt.only != "kernels"
+          ? ""
+          : timings_report(bench::kernel_timings(*be, m, opt.timing, held), copy_gbps,
+                           opt.peak_gbps, nranks);
   // Device memory with every field of the kernel part allocated, and the device mesh.
   // The largest mesh of this kind that would fit into the device at the same bytes per cell.
   const auto device_bytes = static_cast<double>(held);
@@ -225,8 +227,19 @@ int run_bench(const BenchOptions& opt) {
               largest_cells > 0 ? fmt::format("; {} on the device: room for {:.3g} cells",
                                               human_bytes(memory), largest_cells)
                                 : "");
-  const std::string pcg_json =
-      opt.only == "kernels" ? "null" : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
+  const std::string pcg_json = !opt.only.empty() && opt.only != "pcg"
+                                   ? "null"
+                                   : pcg_report(*be, m, halo, system, info, opt, copy.gbps_all());
+  std::string amg_json = "null";
+  if (opt.only == "amg") {
+    std::string hierarchy;
+    const std::vector<bench::Timing> amg =
+        bench::amg_timings(*be, m, halo.plan(halo::Entity::cell), opt.timing, hierarchy);
+    log::info("AMG of the cell Laplacian: {}", hierarchy);
+    amg_json =
+        fmt::format("{{\"hierarchy\": {}, \"timings\": {{{}\n  }}}}", json::string(hierarchy),
+                    timings_report(amg, copy_gbps, opt.peak_gbps, nranks));
+  }
   if (!opt.json.empty() && log::rank() == 0) {
     const std::string text = fmt::format(
         "{{\n  \"command\": {},\n  \"date\": {},\n  \"machine\": {},\n"
@@ -236,14 +249,14 @@ int run_bench(const BenchOptions& opt) {
         "\"warmup_s\": {},\n"
         "  \"peak_gbps\": {},\n  \"device_bytes\": {},\n  \"device_memory_bytes\": {},\n"
         "  \"largest_cells\": {},\n  \"copy\": {},\n"
-        "  \"kernels\": {{{}\n  }},\n  \"pcg\": {}\n}}\n",
+        "  \"kernels\": {{{}\n  }},\n  \"pcg\": {},\n  \"amg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
         json::string(be->name()), json::string(be->precision()),
         be->name() == "cpu" ? "null" : json::string(opt.storage), opt.timing.repeat,
         json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
         json::number(memory), json::number(largest_cells),
-        timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json);
+        timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json, amg_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
   }
@@ -310,8 +323,10 @@ Command add_bench_command(CLI::App& app) {
                   "Write the PCG matrix and right-hand side as DIR/matrix.mtx and DIR/rhs.mtx "
                   "(Matrix Market, serial runs only)")
       ->type_name("DIR");
-  sub->add_option("--only", opt->only, "Run only the kernel part or only the PCG part")
-      ->check(CLI::IsMember({"kernels", "pcg"}));
+  sub->add_option("--only", opt->only,
+                  "Run only the kernel part, only the PCG part, or the multigrid V-cycle's "
+                  "products level by level (amg: not part of the default run)")
+      ->check(CLI::IsMember({"kernels", "pcg", "amg"}));
   return [opt] { return run_bench(*opt); };
 }
 

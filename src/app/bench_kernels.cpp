@@ -29,18 +29,6 @@ void reduce_timing(double seconds, Timing& t) {
   t.bytes_all = sum_bytes;
 }
 
-// Warm-up (TimingOptions), then `repeat` calls between finish() after a barrier, so every rank
-// starts together.
-template <typename Call>
-void time_calls(const backend::Backend& be, const TimingOptions& o, Call&& call, Timing& t) {
-  warm_up(be, o.warmup_s, call);
-  MPI_Barrier(MPI_COMM_WORLD);
-  Timer timer;
-  for (int r = 0; r < o.repeat; ++r) call();
-  be.finish();
-  reduce_timing(timer.seconds() / o.repeat, t);
-}
-
 // A field of n uniform random values in [lo, hi), the same on every run.
 std::unique_ptr<backend::Field> random_field(const backend::Backend& be, index n, real lo, real hi,
                                              std::mt19937_64& rng) {
@@ -62,6 +50,16 @@ void warm_up(const backend::Backend& be, double seconds, const std::function<voi
     const double mine = timer.seconds();
     MPI_Allreduce(&mine, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   }
+}
+
+void time_calls(const backend::Backend& be, const TimingOptions& o,
+                const std::function<void()>& call, Timing& t) {
+  warm_up(be, o.warmup_s, call);
+  MPI_Barrier(MPI_COMM_WORLD);
+  Timer timer;
+  for (int r = 0; r < o.repeat; ++r) call();
+  be.finish();
+  reduce_timing(timer.seconds() / o.repeat, t);
 }
 
 int real_bytes(const backend::Backend& be) {

@@ -102,15 +102,20 @@ void Amg::global_solve(const Field& b, Field& e) const {
   be_.upload_range(mine, e, 0);
 }
 
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
-                              halo::HaloPlan& plan, const std::string& what) {
-  const Timer timer;
+AmgOptions amg_options(const backend::Backend& be) {
   AmgOptions options;
-  const bool ranks = world_size() > 1;
-  if (ranks)
+  if (world_size() > 1)
     options.coarse_size = 256;  // the gathered coarse problem of all ranks
   else if (be.device_info().index >= 0)
     options.coarse_size = 512;  // on a GPU a level's dispatches cost more than a dense solve
+  return options;
+}
+
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
+                              halo::HaloPlan& plan, const std::string& what) {
+  const Timer timer;
+  const AmgOptions options = amg_options(be);
+  const bool ranks = world_size() > 1;
   AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
   const std::string levels = h.describe();
   auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);

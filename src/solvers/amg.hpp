@@ -103,6 +103,10 @@ class Amg final : public Preconditioner {
   std::optional<AmgHierarchy::GlobalCoarse> global_;
 };
 
+// The options make_amg builds with: the coarsest size depends on the ranks and on whether `be`
+// is a GPU.
+AmgOptions amg_options(const backend::Backend& be);
+
 // Builds the hierarchy of this rank's rows of a (solvers/assembly.hpp: owned rows, a column per
 // local entity of `plan`, owned first) with the default options, distributed with several ranks
 // (collective), and stores it on `be` for fields of plan.n_local() entries. Logs
