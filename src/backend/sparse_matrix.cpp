@@ -1,6 +1,8 @@
 // SparseMatrix (see sparse_matrix.hpp).
 #include "backend/sparse_matrix.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace scfd::backend {
@@ -17,6 +19,27 @@ void SparseMatrix::check() const {
              column.size(), value.size());
   for (const index j : column)
     SCFD_CHECK(j >= 0 && j < cols, "sparse matrix column {} outside 0..{}", j, cols - 1);
+}
+
+std::optional<RowSplit> split_long_rows(const SparseMatrix& a) {
+  index longest = 0;
+  for (index i = 0; i < a.rows; ++i) longest = std::max(longest, a.offset[i + 1] - a.offset[i]);
+  if (longest <= kLongRow) return std::nullopt;
+  RowSplit s;
+  s.chunks.cols = a.cols;
+  s.chunks.column = a.column;
+  s.chunks.value = a.value;
+  s.sum.rows = a.rows;
+  for (index i = 0; i < a.rows; ++i) {
+    for (index k = a.offset[i]; k < a.offset[i + 1]; k += kRowChunk) {
+      s.sum.column.push_back(s.chunks.rows++);
+      s.sum.value.push_back(1);
+      s.chunks.offset.push_back(std::min(k + kRowChunk, a.offset[i + 1]));
+    }
+    s.sum.offset.push_back(s.sum.entries());
+  }
+  s.sum.cols = s.chunks.rows;
+  return s;
 }
 
 }  // namespace scfd::backend

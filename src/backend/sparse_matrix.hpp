@@ -3,6 +3,7 @@
 // the backend that stores and applies it (Backend::make_matrix).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "core/types.hpp"
@@ -19,5 +20,20 @@ struct SparseMatrix {
   // Throws (SCFD_CHECK) unless the arrays describe a rows x cols matrix.
   void check() const;
 };
+
+// A matrix with long rows is applied as A x = S (C x) on every backend: C ("chunks") holds each
+// row's entries in runs of at most kRowChunk, one row of C per run, in CSR order, and S ("sum",
+// rows x C.rows, coefficients 1) adds up a row's runs. A GPU gives each row of a product to one
+// thread, so a row of hundreds of entries is one thread's serial loop: the coarse levels of a
+// multigrid hierarchy (a few hundred rows of a few hundred entries) took 20-60 µs per product on
+// an H200, several times their bytes at the copy bandwidth. Every backend splits alike, so their
+// results still agree to the bit.
+inline constexpr index kLongRow = 64;   // split when some row has more entries than this
+inline constexpr index kRowChunk = 16;  // entries per run
+struct RowSplit {
+  SparseMatrix chunks, sum;
+};
+// The split of `a`, or nothing when no row is longer than kLongRow.
+std::optional<RowSplit> split_long_rows(const SparseMatrix& a);
 
 }  // namespace scfd::backend

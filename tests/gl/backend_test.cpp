@@ -483,13 +483,15 @@ TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
 
 // A random sparse matrix: row lengths 0 to 40 (empty rows, rows longer than a SELL slice is
 // wide), float-representable values.
-SparseMatrix random_matrix(index rows, index cols, std::uint64_t seed, Precision p) {
+// Rows of up to `longest` entries (every 7th row: up to 2).
+SparseMatrix random_matrix(index rows, index cols, index longest, std::uint64_t seed, Precision p) {
   SparseMatrix a;
   a.rows = rows;
   a.cols = cols;
-  const std::vector<real> len = test::random_field(static_cast<std::size_t>(rows), seed, 0, 41);
+  const std::vector<real> len =
+      test::random_field(static_cast<std::size_t>(rows), seed, 0, static_cast<real>(longest + 1));
   for (index i = 0; i < rows; ++i) {
-    const index n = cols == 0 ? 0 : static_cast<index>(len[i]) % (i % 7 == 0 ? 3 : 41);
+    const index n = cols == 0 ? 0 : static_cast<index>(len[i]) % (i % 7 == 0 ? 3 : longest + 1);
     const std::vector<real> col =
         test::random_field(static_cast<std::size_t>(n), seed + 7 * i + 1, 0, cols);
     const std::vector<real> val = random_values(static_cast<std::size_t>(n), seed + 7 * i + 2, p);
@@ -515,11 +517,19 @@ TEST_P(GlBackendTest, SparseMatrixProductsMatchCpu) {
           const Field&, Field& y) { be.matrix_apply_add(a, x, z, y); }},
       {"jacobi", [](const Backend& be, const Matrix& a, const Field& x, const Field& b,
                     const Field&, const Field& w, Field& y) { be.matrix_jacobi(a, w, b, x, y); }}};
-  // fp32 sums of up to 40 products round at each step: a relative 1e-5 of sum |terms|.
+  // fp32 sums of up to 400 products round at each step: a relative 1e-5 of sum |terms|.
   const real tol = precision() == Precision::fp64 ? 0 : 1e-5;
-  for (const auto& [rows, cols] : std::vector<std::pair<index, index>>{
-           {0, 5}, {1, 1}, {65, 40}, {40, 65}, {1025, 3000}, {5000, 5000}}) {
-    const SparseMatrix a = random_matrix(rows, cols, 40 + rows, precision());
+  // Rows of up to 40 entries, and of up to 400: split into chunks (backend/sparse_matrix.hpp).
+  for (const auto& [rows, cols, longest] :
+       std::vector<std::tuple<index, index, index>>{{0, 5, 40},
+                                                    {1, 1, 40},
+                                                    {65, 40, 40},
+                                                    {40, 65, 40},
+                                                    {1025, 3000, 40},
+                                                    {5000, 5000, 40},
+                                                    {300, 500, 400}}) {
+    const SparseMatrix a = random_matrix(rows, cols, longest, 40 + rows, precision());
+    ASSERT_EQ(backend::split_long_rows(a).has_value(), longest > 40) << rows << "x" << cols;
     const auto ga = gpu->make_matrix(a), ca = cpu.make_matrix(a);
     ASSERT_EQ(ga->rows(), rows);
     ASSERT_EQ(ga->cols(), cols);

@@ -315,11 +315,27 @@ void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, r
   cpu::node_system_diagonal(m, host(d), b, host(w), host(fixed), host(diag));
 }
 
+CpuMatrix::CpuMatrix(const SparseMatrix& a) : a_(a), split_(split_long_rows(a)) {
+  if (split_) chunk_sums_.resize(static_cast<std::size_t>(split_->chunks.rows));
+}
+
+void CpuMatrix::product(SparseProduct kind, std::span<const real> x, std::span<const real> b,
+                        std::span<const real> z, std::span<const real> w, std::span<real> y) const {
+  if (!split_) {
+    sparse_product(kind, a_, x, b, z, w, y);
+    return;
+  }
+  SCFD_CHECK(x.size() >= static_cast<std::size_t>(a_.cols), "sparse product of {} x {}: x of {}",
+             a_.rows, a_.cols, x.size());
+  sparse_product(SparseProduct::apply, split_->chunks, x, {}, {}, {}, chunk_sums_);
+  sparse_product(kind, split_->sum, chunk_sums_, b, z, w, y, x);
+}
+
 namespace {
-const SparseMatrix& csr(const Matrix& a) {
+const CpuMatrix& cpu_matrix(const Matrix& a) {
   const auto* c = dynamic_cast<const CpuMatrix*>(&a);
   SCFD_CHECK(c != nullptr, "a matrix of another backend was passed to the cpu backend");
-  return c->csr();
+  return *c;
 }
 }  // namespace
 
@@ -329,20 +345,20 @@ std::unique_ptr<Matrix> CpuBackend::make_matrix(const SparseMatrix& a) const {
 }
 
 void CpuBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
-  sparse_product(SparseProduct::apply, csr(a), host(x), {}, {}, {}, host(y));
+  cpu_matrix(a).product(SparseProduct::apply, host(x), {}, {}, {}, host(y));
 }
 
 void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
-  sparse_product(SparseProduct::residual, csr(a), host(x), host(b), {}, {}, host(y));
+  cpu_matrix(a).product(SparseProduct::residual, host(x), host(b), {}, {}, host(y));
 }
 
 void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
-  sparse_product(SparseProduct::apply_add, csr(a), host(x), {}, host(z), {}, host(y));
+  cpu_matrix(a).product(SparseProduct::apply_add, host(x), {}, host(z), {}, host(y));
 }
 
 void CpuBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
                                Field& y) const {
-  sparse_product(SparseProduct::jacobi, csr(a), host(x), host(b), {}, host(w), host(y));
+  cpu_matrix(a).product(SparseProduct::jacobi, host(x), host(b), {}, host(w), host(y));
 }
 
 void CpuBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,

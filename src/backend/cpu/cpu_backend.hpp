@@ -2,10 +2,13 @@
 // reference gather of backend/cpu/*.cpp, reductions run in index order.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/cpu/sparse.hpp"
 
 namespace scfd::backend::cpu {
 
@@ -35,16 +38,21 @@ class CpuScalars final : public Scalars {
   std::vector<real> data_;
 };
 
-// A sparse matrix kept as the host CSR it was made from.
+// A sparse matrix kept as the host CSR it was made from, and its split when it has long rows
+// (backend/sparse_matrix.hpp split_long_rows) with the chunk sums' scratch.
 class CpuMatrix final : public Matrix {
  public:
-  explicit CpuMatrix(SparseMatrix a) : a_(std::move(a)) {}
+  explicit CpuMatrix(const SparseMatrix& a);
   index rows() const override { return a_.rows; }
   index cols() const override { return a_.cols; }
-  const SparseMatrix& csr() const { return a_; }
+  // y = A x as `kind` says (cpu/sparse.hpp), through the split if there is one.
+  void product(SparseProduct kind, std::span<const real> x, std::span<const real> b,
+               std::span<const real> z, std::span<const real> w, std::span<real> y) const;
 
  private:
   SparseMatrix a_;
+  std::optional<RowSplit> split_;
+  mutable std::vector<real> chunk_sums_;
 };
 
 class CpuBackend final : public Backend {

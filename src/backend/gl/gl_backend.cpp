@@ -597,30 +597,55 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
   return std::make_unique<GlNodeSystem>(*this, m, d, b, w, fixed);
 }
 
-// A sparse matrix on the device in the SELL layout (SellMatrix), counted in device_bytes.
+// A sparse matrix on the device in the SELL layout (SellMatrix), counted in device_bytes; one
+// with long rows as its split (backend/sparse_matrix.hpp): the chunks, their sums and a field for
+// the chunk sums.
 class GlMatrix final : public Matrix {
  public:
-  GlMatrix(const GlBackend& be, const SparseMatrix& a)
-      : be_(be), sell_(make_sell_matrix(a, be.precision_)) {
-    be_.state_->system_bytes += sell_.bytes();
+  GlMatrix(const GlBackend& be, const SparseMatrix& a) : be_(be), rows_(a.rows), cols_(a.cols) {
+    if (const std::optional<RowSplit> split = split_long_rows(a)) {
+      sell_ = make_sell_matrix(split->chunks, be.precision_);
+      sum_ = make_sell_matrix(split->sum, be.precision_);
+      chunk_sums_ = be.make_field(split->chunks.rows);
+    } else {
+      sell_ = make_sell_matrix(a, be.precision_);
+    }
+    be_.state_->system_bytes += bytes();
   }
-  ~GlMatrix() override { be_.state_->system_bytes -= sell_.bytes(); }
+  ~GlMatrix() override { be_.state_->system_bytes -= bytes(); }
   GlMatrix(const GlMatrix&) = delete;
   GlMatrix& operator=(const GlMatrix&) = delete;
-  index rows() const override { return sell_.rows; }
-  index cols() const override { return sell_.cols; }
-  const SellMatrix& sell() const { return sell_; }
+  index rows() const override { return rows_; }
+  index cols() const override { return cols_; }
+
+  // y = A x as `kind` says (Operators::sparse), through the split if there is one.
+  void product(Operators::Sparse kind, const Field& x, const Field* b, const Field* z,
+               const Field* w, Field& y) const {
+    const auto opt = [](const Field* f) { return f != nullptr ? &storage(*f) : nullptr; };
+    Operators& ops = be_.state_->ops();
+    if (!sum_) {
+      ops.sparse(kind, sell_, storage(x), opt(b), opt(z), opt(w), storage(y));
+      return;
+    }
+    FieldStorage& t = storage(*chunk_sums_);
+    ops.sparse(Operators::Sparse::apply, sell_, storage(x), nullptr, nullptr, nullptr, t);
+    ops.sparse(kind, *sum_, t, opt(b), opt(z), opt(w), storage(y), &storage(x));
+  }
 
  private:
+  std::size_t bytes() const { return sell_.bytes() + (sum_ ? sum_->bytes() : 0); }
   const GlBackend& be_;
-  SellMatrix sell_;
+  index rows_, cols_;
+  SellMatrix sell_;  // the matrix, or its chunks
+  std::optional<SellMatrix> sum_;
+  std::unique_ptr<Field> chunk_sums_;
 };
 
 namespace {
-const SellMatrix& sell(const Matrix& a) {
+const GlMatrix& gl_matrix(const Matrix& a) {
   const auto* g = dynamic_cast<const GlMatrix*>(&a);
   SCFD_CHECK(g != nullptr, "a matrix of another backend was passed to the gl-compute backend");
-  return g->sell();
+  return *g;
 }
 }  // namespace
 
@@ -629,24 +654,20 @@ std::unique_ptr<Matrix> GlBackend::make_matrix(const SparseMatrix& a) const {
 }
 
 void GlBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
-  state_->ops().sparse(Operators::Sparse::apply, sell(a), storage(x), nullptr, nullptr, nullptr,
-                       storage(y));
+  gl_matrix(a).product(Operators::Sparse::apply, x, nullptr, nullptr, nullptr, y);
 }
 
 void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
-  state_->ops().sparse(Operators::Sparse::residual, sell(a), storage(x), &storage(b), nullptr,
-                       nullptr, storage(y));
+  gl_matrix(a).product(Operators::Sparse::residual, x, &b, nullptr, nullptr, y);
 }
 
 void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
-  state_->ops().sparse(Operators::Sparse::apply_add, sell(a), storage(x), nullptr, &storage(z),
-                       nullptr, storage(y));
+  gl_matrix(a).product(Operators::Sparse::apply_add, x, nullptr, &z, nullptr, y);
 }
 
 void GlBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
                               Field& y) const {
-  state_->ops().sparse(Operators::Sparse::jacobi, sell(a), storage(x), &storage(b), nullptr,
-                       &storage(w), storage(y));
+  gl_matrix(a).product(Operators::Sparse::jacobi, x, &b, nullptr, &w, y);
 }
 
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,

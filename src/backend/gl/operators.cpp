@@ -289,7 +289,7 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
 
 void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
                        const FieldStorage* b, const FieldStorage* z, const FieldStorage* w,
-                       FieldStorage& y) {
+                       FieldStorage& y, const FieldStorage* x0) {
   const Precision p = programs_->precision;
   SCFD_CHECK(a.value.size() == a.layout.item.size() / sizeof(std::int32_t) * real_size(p),
              "sparse: matrix values of another precision than the {} operators",
@@ -324,8 +324,9 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
     case Sparse::apply_add:
       prog.bind(buffers, {&x, need(z, "z")}, {&y});
       break;
-    case Sparse::jacobi:
-      prog.bind(buffers, {&x, need(w, "w"), need(b, "b")}, {&y});
+    case Sparse::jacobi:  // the kernel's fields: x0 w b x (x gathered, x0 corrected)
+      prog.bind(buffers, {x0 != nullptr ? need(x0, "x0") : &x, need(w, "w"), need(b, "b"), &x},
+                {&y});
       break;
   }
   prog.run(static_cast<std::size_t>(a.rows));

@@ -52,11 +52,13 @@ class Operators {
   void node_system_apply(const DeviceMesh& m, const Buffer& coef, const Buffer& diag,
                          const FieldStorage& x, FieldStorage& y);
   // The products of a sparse matrix (kernels/sparse_<kind>.glsl, Backend::matrix_apply and its
-  // siblings): y = A x, b - A x, z + A x or x + w .* (b - A x) over the rows of a. The inputs a
-  // kind does not read are null.
+  // siblings): y = A x, b - A x, z + A x or x0 + w .* (b - A x) over the rows of a (x0 = x
+  // unless given: the second product of a split matrix gathers the chunk sums but corrects the
+  // iterate). The inputs a kind does not read are null.
   enum class Sparse { apply, residual, apply_add, jacobi };
   void sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x, const FieldStorage* b,
-              const FieldStorage* z, const FieldStorage* w, FieldStorage& y);
+              const FieldStorage* z, const FieldStorage* w, FieldStorage& y,
+              const FieldStorage* x0 = nullptr);
 
  private:
   struct Programs;
