@@ -1,0 +1,435 @@
+// The fragment driver of kernel bodies and its programs (see raster.hpp).
+#include "gl/raster.hpp"
+
+#include <epoxy/gl.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "core/error.hpp"
+#include "gl/buffer.hpp"
+#include "gl/context.hpp"
+#include "gl/field_storage.hpp"
+
+namespace scfd::gl {
+namespace {
+
+void add_line(ExpandedSource& s, const std::string& line, const char* origin = "<driver>") {
+  s.text += line + "\n";
+  s.lines.push_back({origin, static_cast<int>(s.lines.size()) + 1});
+}
+
+// GLSL 4.50 where the context has it (the own-texel reads of element-wise bodies need GL 4.5),
+// 4.00 for doubles, else 3.30 (fp32 only; no `precise`).
+std::string version_line() {
+  const int v = epoxy_gl_version();
+  return v >= 45 ? "#version 450 core" : v >= 40 ? "#version 400 core" : "#version 330 core";
+}
+
+const std::string* find_define(const Defines& defines, std::string_view key) {
+  for (const auto& [k, v] : defines)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+// An index array as a buffer texture: the sampler type, the texture's internal format and the
+// accessor's return type and expression of the fetched texel `v`.
+struct IndexAccess {
+  const char* sampler;
+  unsigned format;
+  std::string type, value;
+};
+
+IndexAccess index_access(std::string_view kernel, const std::string& declared, Precision p,
+                         const Defines& defines) {
+  std::string type = declared;
+  if (type == "real") type = p == Precision::fp64 ? "double" : "float";
+  if (type == "acc") {
+    const std::string* acc = find_define(defines, "acc");
+    type = acc != nullptr ? *acc : (p == Precision::fp64 ? "double" : "float");
+  }
+  if (type == "int") return {"isamplerBuffer", GL_R32I, "int", "v.x"};
+  if (type == "uint") return {"usamplerBuffer", GL_R32UI, "uint", "v.x"};
+  if (type == "float") return {"samplerBuffer", GL_R32F, "float", "v.x"};
+  if (type == "double") return {"usamplerBuffer", GL_RG32UI, "double", "packDouble2x32(v.xy)"};
+  throw CompileError(fmt::format(
+      "kernels/{}: error: index array of type '{}' has no buffer-texture form", kernel, declared));
+}
+
+bool identifier_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+
+ExpandedSource fragment_source(std::string_view name, std::string_view text, Precision p,
+                               const Defines& defines, const KernelSpec& spec,
+                               std::vector<unsigned>& formats) {
+  const bool d = p == Precision::fp64;
+  ExpandedSource s;
+  const std::string version = version_line();
+  add_line(s, version, "<prelude>");
+  if (version.find("330") != std::string::npos) {
+    if (d) throw CompileError(fmt::format("kernels/{}: fp64 needs GL 4.0", name));
+    add_line(s, "#define precise", "<prelude>");
+  }
+  add_line(s, fmt::format("#define real {}", d ? "double" : "float"), "<prelude>");
+  for (int n = 2; n <= 4; ++n)
+    add_line(s, fmt::format("#define real{} {}vec{}", n, d ? "d" : "", n), "<prelude>");
+  for (const auto& [key, value] : defines) add_line(s, "#define " + key + " " + value, "<prelude>");
+  add_line(s, fmt::format("#define SCFD_FP64 {}", d ? 1 : 0));
+  std::vector<std::string> included;
+  expand_into(s, "storage.glsl", embedded_text("storage.glsl"), included);
+
+  std::vector<std::string> index_names;
+  for (const KernelSpec::Storage& b : spec.buffers) {
+    if (!b.readonly)
+      throw CompileError(
+          fmt::format("kernels/{}: error: a body under the fragment driver writes only its "
+                      "output ('buffer {}')",
+                      name, b.name));
+    const IndexAccess a = index_access(name, b.type, p, defines);
+    formats.push_back(a.format);
+    index_names.push_back(b.name);
+    add_line(s, fmt::format("uniform {} scfd_b_{};", a.sampler, b.name));
+    add_line(s, fmt::format("{0} scfd_ix_{1}(uint i) {{ {2} v = texelFetch(scfd_b_{1}, int(i)); "
+                            "return {3}; }}",
+                            a.type, b.name,
+                            a.format == GL_R32I   ? "ivec4"
+                            : a.format == GL_R32F ? "vec4"
+                                                  : "uvec4",
+                            a.value));
+  }
+  const auto field = [&](const std::string& f) {
+    add_line(s, fmt::format("uniform uint {}_shift;", f));
+    add_line(s, fmt::format("uniform {} scfd_f_{};", d ? "usampler2D" : "sampler2D", f));
+    add_line(s, fmt::format("realv texel_{0}(uint t) {{ return scfd_unpack(texelFetch(scfd_f_{0}, "
+                            "scfd_texel(t, {0}_shift), 0)); }}",
+                            f));
+    add_line(
+        s, fmt::format("real load_{0}(uint i) {{ return scfd_get(texel_{0}(i / VPT), i % VPT); }}",
+                       f));
+  };
+  for (const std::string& f : spec.fields) field(f);
+  const std::string& out = spec.images[0];
+  field(out);  // element-wise bodies read the old value of the texel they write
+  add_line(s, "uniform uint n;");
+  add_line(s, "uniform uint scfd_first;");  // the texels drawn: [scfd_first, scfd_end)
+  add_line(s, "uniform uint scfd_end;");
+  add_line(s, fmt::format("out {} scfd_out;", d ? "uvec4" : "vec4"));
+
+  const std::size_t body_start = s.text.size();
+  expand_into(s, name, text, included);
+  s.text.replace(body_start, std::string::npos,
+                 rewrite_index_reads(std::string_view(s.text).substr(body_start), index_names));
+
+  add_line(s, "void main() {");
+  add_line(s, "  uvec2 p = uvec2(gl_FragCoord.xy);");
+  add_line(s, fmt::format("  uint tiles_per_row = (1u << {}_shift) >> 5u;", out));
+  add_line(s, "  uint tile = (p.y >> 3u) * tiles_per_row + (p.x >> 5u);");
+  add_line(s, "  uint t = (tile << 8u) | ((p.y & 7u) << 5u) | (p.x & 31u);");
+  add_line(s, "  if (t < scfd_first || t >= scfd_end) discard;");
+  add_line(s, "  realv v = realv(0);");
+  if (spec.kind == KernelSpec::Kind::texel) {
+    add_line(s, "  v = texel(t);");
+  } else if (spec.kind == KernelSpec::Kind::entry) {
+    add_line(s, "  for (uint k = 0u; k < VPT; ++k)");
+    add_line(s, "    if (t * VPT + k < n) v = scfd_set(v, k, entry(t * VPT + k));");
+  } else {  // entry3: the texel's entries belong to at most two elements
+    add_line(s, "  uint total = 3u * n, j0 = t * VPT;");
+    add_line(s, "  uint e0 = j0 / 3u, e1 = min(j0 + VPT - 1u, total - 1u) / 3u;");
+    add_line(s, "  real3 a = entry3(e0);");
+    add_line(s, "  real3 b = e1 != e0 ? entry3(e1) : a;");
+    add_line(s, "  for (uint k = 0u; k < VPT; ++k) {");
+    add_line(s, "    uint j = j0 + k;");
+    add_line(s, "    if (j >= total) break;");
+    add_line(s, "    real3 w = j / 3u == e0 ? a : b;");
+    add_line(s, "    uint c = j % 3u;");
+    add_line(s, "    v = scfd_set(v, k, c == 0u ? w.x : c == 1u ? w.y : w.z);");
+    add_line(s, "  }");
+  }
+  add_line(s, "  scfd_out = scfd_pack(v);");
+  add_line(s, "}");
+  return s;
+}
+
+std::string info_log(GLuint object, bool program) {
+  GLint n = 0;
+  if (program)
+    glGetProgramiv(object, GL_INFO_LOG_LENGTH, &n);
+  else
+    glGetShaderiv(object, GL_INFO_LOG_LENGTH, &n);
+  std::string log(static_cast<std::size_t>(std::max(n, 1)), '\0');
+  if (program)
+    glGetProgramInfoLog(object, n, nullptr, log.data());
+  else
+    glGetShaderInfoLog(object, n, nullptr, log.data());
+  return log.c_str();
+}
+
+GLuint compile_shader(GLenum kind, const ExpandedSource& s, std::string_view name, Precision p) {
+  const GLuint shader = glCreateShader(kind);
+  const char* src = s.text.c_str();
+  const auto len = static_cast<GLint>(s.text.size());
+  glShaderSource(shader, 1, &src, &len);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    const std::string log = info_log(shader, false);
+    glDeleteShader(shader);
+    throw CompileError(fmt::format("kernels/{} ({}, fragment driver) does not compile:\n{}", name,
+                                   to_string(p), rewrite_log(log, s.lines, name)));
+  }
+  return shader;
+}
+
+// A triangle that covers the viewport (no vertex attributes).
+ExpandedSource vertex_source() {
+  ExpandedSource s;
+  add_line(s, version_line());
+  add_line(s, "void main() {");
+  add_line(s, "  vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));");
+  add_line(s, "  gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);");
+  add_line(s, "}");
+  return s;
+}
+
+}  // namespace
+
+std::string rewrite_index_reads(std::string_view text, const std::vector<std::string>& names) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    bool replaced = false;
+    if (identifier_char(text[i]) && (i == 0 || !identifier_char(text[i - 1]))) {
+      for (const std::string& name : names) {
+        const std::size_t end = i + name.size();
+        if (text.compare(i, name.size(), name) != 0 || end >= text.size() || text[end] != '[')
+          continue;
+        out += "scfd_ix_" + name + "(";
+        int depth = 1;
+        std::size_t k = end + 1;
+        for (; k < text.size() && depth > 0; ++k) {
+          if (text[k] == '[') ++depth;
+          if (text[k] == ']' && --depth == 0) break;
+        }
+        // The subscript itself may read index arrays (nested reads are rewritten too).
+        out += rewrite_index_reads(text.substr(end + 1, k - end - 1), names) + ")";
+        i = k + 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) {
+      // Copy the rest of an identifier at once so that a name's suffix never matches.
+      if (identifier_char(text[i])) {
+        while (i < text.size() && identifier_char(text[i])) out += text[i++];
+      } else {
+        out += text[i++];
+      }
+    }
+  }
+  return out;
+}
+
+RasterProgram compile_raster_source(std::string_view name, std::string_view text, Precision p,
+                                    const Defines& defines) {
+  std::string n(name);
+  if (!n.ends_with(".glsl")) n += ".glsl";
+  KernelSpec spec = parse_spec(n, text);
+  if (!spec.is_body())
+    throw CompileError(fmt::format("kernels/{}: error: the fragment driver runs bodies only", n));
+  std::vector<unsigned> formats;
+  const ExpandedSource fs = fragment_source(n, text, p, defines, spec, formats);
+  const GLuint vertex = compile_shader(GL_VERTEX_SHADER, vertex_source(), n, p);
+  GLuint fragment = 0;
+  try {
+    fragment = compile_shader(GL_FRAGMENT_SHADER, fs, n, p);
+  } catch (...) {
+    glDeleteShader(vertex);
+    throw;
+  }
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vertex);
+  glAttachShader(program, fragment);
+  glBindFragDataLocation(program, 0, "scfd_out");
+  glLinkProgram(program);
+  glDeleteShader(vertex);
+  glDeleteShader(fragment);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    const std::string log = info_log(program, true);
+    glDeleteProgram(program);
+    throw CompileError(fmt::format("kernels/{} ({}, fragment driver) does not link:\n{}", n,
+                                   to_string(p), rewrite_log(log, fs.lines, n)));
+  }
+  return RasterProgram(program, p, n, std::move(spec), std::move(formats));
+}
+
+RasterProgram compile_raster(std::string_view kernel, Precision p, const Defines& defines) {
+  std::string n(kernel);
+  if (!n.ends_with(".glsl")) n += ".glsl";
+  return compile_raster_source(n, embedded_text(n), p, defines);
+}
+
+RasterProgram::RasterProgram(unsigned id, Precision p, std::string name, KernelSpec spec,
+                             std::vector<unsigned> buffer_formats)
+    : id_(id),
+      precision_(p),
+      name_(std::move(name)),
+      spec_(std::move(spec)),
+      buffer_formats_(std::move(buffer_formats)) {
+  glGenFramebuffers(1, &framebuffer_);
+  glGenVertexArrays(1, &vertex_array_);
+  buffer_textures_.resize(spec_.buffers.size());
+  if (!buffer_textures_.empty())
+    glGenTextures(static_cast<GLsizei>(buffer_textures_.size()), buffer_textures_.data());
+  // Texture units: the fields, the output, then the index buffers.
+  glUseProgram(id_);
+  int unit = 0;
+  for (const std::string& f : spec_.fields) glUniform1i(location(("scfd_f_" + f).c_str()), unit++);
+  glUniform1i(location(("scfd_f_" + spec_.images[0]).c_str()), unit++);
+  for (const KernelSpec::Storage& b : spec_.buffers)
+    glUniform1i(location(("scfd_b_" + b.name).c_str()), unit++);
+}
+
+RasterProgram::RasterProgram(RasterProgram&& o) noexcept
+    : id_(std::exchange(o.id_, 0)),
+      framebuffer_(std::exchange(o.framebuffer_, 0)),
+      vertex_array_(std::exchange(o.vertex_array_, 0)),
+      precision_(o.precision_),
+      name_(std::move(o.name_)),
+      spec_(std::move(o.spec_)),
+      buffer_formats_(std::move(o.buffer_formats_)),
+      buffer_textures_(std::move(o.buffer_textures_)),
+      output_(std::exchange(o.output_, nullptr)),
+      uniforms_(std::move(o.uniforms_)) {}
+
+RasterProgram& RasterProgram::operator=(RasterProgram&& o) noexcept {
+  RasterProgram moved(std::move(o));  // releases this one's GL names on leaving
+  std::swap(id_, moved.id_);
+  std::swap(framebuffer_, moved.framebuffer_);
+  std::swap(vertex_array_, moved.vertex_array_);
+  std::swap(precision_, moved.precision_);
+  std::swap(name_, moved.name_);
+  std::swap(spec_, moved.spec_);
+  std::swap(buffer_formats_, moved.buffer_formats_);
+  std::swap(buffer_textures_, moved.buffer_textures_);
+  std::swap(output_, moved.output_);
+  std::swap(uniforms_, moved.uniforms_);
+  return *this;
+}
+
+RasterProgram::~RasterProgram() {
+  if (!buffer_textures_.empty())
+    glDeleteTextures(static_cast<GLsizei>(buffer_textures_.size()), buffer_textures_.data());
+  if (vertex_array_) glDeleteVertexArrays(1, &vertex_array_);
+  if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
+  if (id_) glDeleteProgram(id_);
+}
+
+int RasterProgram::location(const char* uniform) {
+  for (const auto& [name, loc] : uniforms_)
+    if (name == uniform) return loc;
+  const int loc = glGetUniformLocation(id_, uniform);
+  uniforms_.emplace_back(uniform, loc);
+  return loc;
+}
+
+void RasterProgram::set(const char* u, std::int32_t v) {
+  glUseProgram(id_);
+  glUniform1i(location(u), v);
+}
+void RasterProgram::set(const char* u, std::uint32_t v) {
+  glUseProgram(id_);
+  glUniform1ui(location(u), v);
+}
+void RasterProgram::set_real(const char* u, double v) {
+  glUseProgram(id_);
+  if (precision_ == Precision::fp64)
+    glUniform1d(location(u), v);
+  else
+    glUniform1f(location(u), static_cast<float>(v));
+}
+
+void RasterProgram::bind(std::initializer_list<const Buffer*> buffers,
+                         std::initializer_list<const FieldStorage*> fields,
+                         std::initializer_list<const FieldStorage*> images) {
+  SCFD_CHECK(buffers.size() == spec_.buffers.size() && fields.size() == spec_.fields.size() &&
+                 images.size() == 1,
+             "kernels/{}: bound {} buffers, {} fields, {} images; it declares {}, {}, 1", name_,
+             buffers.size(), fields.size(), images.size(), spec_.buffers.size(),
+             spec_.fields.size());
+  const auto check = [&](const std::string& name, const FieldStorage& f) {
+    SCFD_CHECK(f.precision() == precision_ && f.kind() == Storage::texture,
+               "kernels/{}: {} {} field {} bound to a {} fragment program", name_,
+               to_string(f.precision()), to_string(f.kind()), name, to_string(precision_));
+    set((name + "_shift").c_str(), static_cast<std::uint32_t>(f.layout().shift));
+  };
+  unsigned unit = 0;
+  std::size_t k = 0;
+  for (const FieldStorage* f : fields) {
+    check(spec_.fields[k++], *f);
+    f->bind_read(unit++);
+  }
+  output_ = *images.begin();
+  check(spec_.images[0], *output_);
+  output_->bind_read(unit++);
+  k = 0;
+  for (const Buffer* b : buffers) {
+    glActiveTexture(GL_TEXTURE0 + unit++);
+    glBindTexture(GL_TEXTURE_BUFFER, buffer_textures_[k]);
+    glTexBuffer(GL_TEXTURE_BUFFER, buffer_formats_[k], b->id());
+    ++k;
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, output_->texture(),
+                         0);
+  if (debug_enabled()) {
+    const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    SCFD_CHECK(status == GL_FRAMEBUFFER_COMPLETE, "kernels/{}: framebuffer status 0x{:x}", name_,
+               status);
+  }
+}
+
+void RasterProgram::run(std::size_t n) {
+  SCFD_CHECK(output_ != nullptr, "kernels/{}: run before bind", name_);
+  const std::size_t vpt = output_->layout().per_texel;
+  const std::size_t total = n * static_cast<std::size_t>(spec_.components());
+  SCFD_CHECK(total <= output_->size(), "kernels/{}: {} entries into a field of {}", name_, total,
+             output_->size());
+  if (total == 0) return;
+  set("n", static_cast<std::uint32_t>(n));
+  const std::size_t full = total / vpt, rest = total % vpt;
+  const unsigned all = 4;
+  if (full > 0) draw(0, full, all);
+  // The last texel's entries below `total` only: fp64 takes two channels per value.
+  if (rest > 0) draw(full, full + 1, static_cast<unsigned>(rest * (4 / vpt)));
+}
+
+void RasterProgram::draw(std::size_t first_texel, std::size_t end_texel, unsigned channels) {
+  const TextureLayout& L = output_->layout();
+  glUseProgram(id_);
+  glUniform1ui(location("scfd_first"), static_cast<GLuint>(first_texel));
+  glUniform1ui(location("scfd_end"), static_cast<GLuint>(end_texel));
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glBindVertexArray(vertex_array_);
+  if (end_texel - first_texel == 1) {
+    const std::size_t at = L.position(first_texel);
+    glViewport(static_cast<GLint>(at % L.width), static_cast<GLint>(at / L.width), 1, 1);
+  } else {
+    const std::size_t tiles = (end_texel + 255) / 256, tiles_per_row = L.width >> 5;
+    const std::size_t rows = (tiles + tiles_per_row - 1) / tiles_per_row * 8;
+    glViewport(0, 0, static_cast<GLsizei>(L.width), static_cast<GLsizei>(rows));
+  }
+  glColorMask(channels > 0, channels > 1, channels > 2, channels > 3);
+  if (epoxy_gl_version() >= 45) glTextureBarrier();  // own-texel reads after earlier draws
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  if (debug_enabled()) check_errors(name_.c_str());
+}
+
+}  // namespace scfd::gl
