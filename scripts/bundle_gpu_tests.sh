@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # scripts/bundle_gpu_tests.sh OUTDIR: scripts/bundle.sh OUTDIR, plus the `gl` twin-test binaries
-# (every kernel against its cpu twin, PCG and the scalars on both field storages) and a runner,
+# (every kernel against its cpu twin, PCG and the scalars on both field storages; the GL runtime
+# and the fragment driver) and a runner,
 #
-#   OUTDIR/libexec/gl_backend_test, OUTDIR/libexec/gl_operators_test   (debug info stripped)
-#   OUTDIR/bin/gpu-tests      runs both on the node's GPU (SCFD_GL_DEVICE picks one); exit 0
+#   OUTDIR/libexec/gl_backend_test, gl_operators_test, gl_raster_test   (debug info stripped)
+#   OUTDIR/bin/gpu-tests      runs them on the node's GPU (SCFD_GL_DEVICE picks one); exit 0
 #                             when every test passes
 #
 # so they run on a GPU node as CI runs them on llvmpipe. Mesa orders GPU work more strictly than
@@ -13,7 +14,7 @@ set -euo pipefail
 if [ $# -ne 1 ]; then echo "usage: $0 OUTDIR" >&2; exit 2; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$1"
-tests=(gl_backend_test gl_operators_test)
+tests=(gl_backend_test gl_operators_test gl_raster_test)
 for t in "${tests[@]}"; do
   [ -x "$root/build/tests/gl/$t" ] || { echo "$0: build/tests/gl/$t not built" >&2; exit 2; }
 done
@@ -26,11 +27,11 @@ done
 cat >"$out/bin/gpu-tests" <<'RUNNER'
 #!/usr/bin/env bash
 # The gl twin tests on this node's GPU (scripts/bundle_gpu_tests.sh). Extra arguments go to
-# both binaries (e.g. --gtest_filter='*fp64_buffer').
+# every binary (e.g. --gtest_filter='*fp64_buffer').
 here="$(cd "$(dirname "$0")/.." && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
-for t in gl_backend_test gl_operators_test; do
+for t in gl_backend_test gl_operators_test gl_raster_test; do
   "$here/libexec/$t" "$@" || status=1
 done
 exit $status

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <utility>
 
 #include "core/error.hpp"
@@ -430,6 +431,254 @@ void RasterProgram::draw(std::size_t first_texel, std::size_t end_texel, unsigne
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   if (debug_enabled()) check_errors(name_.c_str());
+}
+
+RasterReducer::RasterReducer(Precision p, int max_texture_size)
+    : precision_(p),
+      max_size_(max_texture_size),
+      sum_(compile_raster("raster_fold", p)),
+      dot_(compile_raster("raster_fold", p, {{"FOLD_PRODUCT", "1"}})),
+      max_(compile_raster("raster_fold", p, {{"FOLD_MAX", "1"}})) {
+  glGenFramebuffers(1, &read_framebuffer_);
+}
+
+RasterReducer::RasterReducer(RasterReducer&& o) noexcept
+    : precision_(o.precision_),
+      max_size_(o.max_size_),
+      sum_(std::move(o.sum_)),
+      dot_(std::move(o.dot_)),
+      max_(std::move(o.max_)),
+      a_(std::move(o.a_)),
+      b_(std::move(o.b_)),
+      read_framebuffer_(std::exchange(o.read_framebuffer_, 0)) {}
+
+RasterReducer& RasterReducer::operator=(RasterReducer&& o) noexcept {
+  if (this != &o) {
+    if (read_framebuffer_) glDeleteFramebuffers(1, &read_framebuffer_);
+    precision_ = o.precision_;
+    max_size_ = o.max_size_;
+    sum_ = std::move(o.sum_);
+    dot_ = std::move(o.dot_);
+    max_ = std::move(o.max_);
+    a_ = std::move(o.a_);
+    b_ = std::move(o.b_);
+    read_framebuffer_ = std::exchange(o.read_framebuffer_, 0);
+  }
+  return *this;
+}
+
+RasterReducer::~RasterReducer() {
+  if (read_framebuffer_) glDeleteFramebuffers(1, &read_framebuffer_);
+}
+
+const FieldStorage* RasterReducer::run(Op op, const FieldStorage& x, const FieldStorage* y,
+                                       std::size_t n) {
+  SCFD_CHECK(n <= x.size() && (op != Op::dot || (y != nullptr && n <= y->size())),
+             "raster reduction of {} entries: x of {}, y of {}", n, x.size(),
+             y != nullptr ? y->size() : 0);
+  if (n == 0) return nullptr;
+  const std::size_t first = (n + kFold - 1) / kFold, second = (first + kFold - 1) / kFold;
+  if (a_.size() < first) a_ = FieldStorage(first, precision_, Storage::texture, max_size_);
+  if (b_.size() < second) b_ = FieldStorage(second, precision_, Storage::texture, max_size_);
+  RasterProgram& later = op == Op::max_abs ? max_ : sum_;
+  RasterProgram& pass1 = op == Op::dot ? dot_ : later;
+  const FieldStorage* in = &x;
+  const FieldStorage* in2 = op == Op::dot ? y : &x;
+  FieldStorage* out = &a_;
+  RasterProgram* prog = &pass1;
+  for (std::size_t len = n;;) {
+    const std::size_t out_len = (len + kFold - 1) / kFold;
+    prog->bind({}, {in, in2}, {out});
+    prog->set("len", static_cast<std::uint32_t>(len));
+    prog->run(out_len);
+    if (out_len == 1) return out;
+    in = in2 = out;
+    out = out == &a_ ? &b_ : &a_;
+    prog = &later;
+    len = out_len;
+  }
+}
+
+void RasterReducer::read_value(const FieldStorage& f, void* at) const {
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, f.texture(), 0);
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  if (precision_ == Precision::fp64)
+    glReadPixels(0, 0, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, at);  // the bits of entry 0
+  else
+    glReadPixels(0, 0, 1, 1, GL_RED, GL_FLOAT, at);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
+double RasterReducer::reduce(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n) {
+  const FieldStorage* r = run(op, x, y, n);
+  if (r == nullptr) return 0;
+  if (precision_ == Precision::fp64) {
+    double v = 0;
+    read_value(*r, &v);
+    return v;
+  }
+  float v = 0;
+  read_value(*r, &v);
+  return v;
+}
+
+void RasterReducer::reduce_into(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n,
+                                Buffer& out, std::size_t offset) {
+  const std::size_t bytes = precision_ == Precision::fp64 ? 8 : 4;
+  SCFD_CHECK(offset + bytes <= out.size() && offset % bytes == 0,
+             "raster reduction into byte {} of a {}-byte buffer", offset, out.size());
+  const FieldStorage* r = run(op, x, y, n);
+  if (r == nullptr) {
+    const double zero = 0;
+    const float zero32 = 0;
+    out.upload_bytes(precision_ == Precision::fp64 ? static_cast<const void*>(&zero) : &zero32,
+                     bytes, offset);
+    return;
+  }
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, out.id());
+  read_value(*r, reinterpret_cast<void*>(offset));  // NOLINT: an offset into the bound buffer
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);  // a GL command: later draws and dispatches see it
+}
+
+namespace {
+
+GLuint link_points_program(Precision p) {
+  ExpandedSource vs, fs;
+  const std::string version = version_line();
+  for (ExpandedSource* s : {&vs, &fs}) add_line(*s, version);
+  add_line(vs, "layout(location = 0) in uvec2 texel;");
+  add_line(vs, "layout(location = 1) in uvec2 bits;");
+  add_line(vs, "uniform vec2 size;");
+  add_line(vs, "flat out uvec2 value;");
+  add_line(vs, "void main() {");
+  add_line(vs, "  value = bits;");
+  add_line(vs, "  gl_Position = vec4((vec2(texel) + 0.5) / size * 2.0 - 1.0, 0.0, 1.0);");
+  add_line(vs, "}");
+  add_line(fs, "flat in uvec2 value;");
+  const bool d = p == Precision::fp64;
+  add_line(fs, d ? "out uvec4 scfd_out;" : "out vec4 scfd_out;");
+  add_line(fs, "void main() {");
+  // Every place of the texel gets the value; the draw's colour mask keeps one.
+  add_line(
+      fs, d ? "  scfd_out = uvec4(value, value);" : "  scfd_out = vec4(uintBitsToFloat(value.x));");
+  add_line(fs, "}");
+  const GLuint v = compile_shader(GL_VERTEX_SHADER, vs, "<points>", p);
+  const GLuint f = compile_shader(GL_FRAGMENT_SHADER, fs, "<points>", p);
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, v);
+  glAttachShader(program, f);
+  glBindFragDataLocation(program, 0, "scfd_out");
+  glLinkProgram(program);
+  glDeleteShader(v);
+  glDeleteShader(f);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  SCFD_CHECK(ok, "the point-sprite program does not link: {}", info_log(program, true));
+  return program;
+}
+
+}  // namespace
+
+PointWriter::PointWriter(Precision p) : precision_(p), program_(link_points_program(p)) {
+  size_location_ = glGetUniformLocation(program_, "size");
+  glGenFramebuffers(1, &framebuffer_);
+  glGenVertexArrays(1, &vertex_array_);
+}
+
+PointWriter::PointWriter(PointWriter&& o) noexcept
+    : precision_(o.precision_),
+      program_(std::exchange(o.program_, 0)),
+      framebuffer_(std::exchange(o.framebuffer_, 0)),
+      vertex_array_(std::exchange(o.vertex_array_, 0)),
+      size_location_(o.size_location_) {}
+
+PointWriter& PointWriter::operator=(PointWriter&& o) noexcept {
+  PointWriter moved(std::move(o));  // releases this one's GL names on leaving
+  std::swap(precision_, moved.precision_);
+  std::swap(program_, moved.program_);
+  std::swap(framebuffer_, moved.framebuffer_);
+  std::swap(vertex_array_, moved.vertex_array_);
+  std::swap(size_location_, moved.size_location_);
+  return *this;
+}
+
+PointWriter::~PointWriter() {
+  if (vertex_array_) glDeleteVertexArrays(1, &vertex_array_);
+  if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
+  if (program_) glDeleteProgram(program_);
+}
+
+PointWriter::Points PointWriter::points(std::span<const std::size_t> entries,
+                                        const TextureLayout& layout) const {
+  Points p;
+  p.layout = layout;
+  const std::size_t vpt = layout.per_texel;
+  for (const std::size_t e : entries) {
+    SCFD_CHECK(e / vpt < layout.texels_used, "point for entry {} of a field of {} texels", e,
+               layout.texels_used);
+    ++p.count[e % vpt];
+  }
+  for (std::size_t k = 1; k < vpt; ++k) p.first[k] = p.first[k - 1] + p.count[k - 1];
+  std::size_t next[4] = {p.first[0], p.first[1], p.first[2], p.first[3]};
+  std::vector<std::uint32_t> xy(2 * entries.size());
+  p.order.resize(entries.size());
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const std::size_t v = next[entries[k] % vpt]++, at = layout.position(entries[k] / vpt);
+    p.order[k] = v;
+    xy[2 * v] = static_cast<std::uint32_t>(at % layout.width);
+    xy[2 * v + 1] = static_cast<std::uint32_t>(at / layout.width);
+  }
+  if (!entries.empty()) {
+    p.positions = Buffer::from(std::span<const std::uint32_t>(xy));
+    p.values = Buffer(8 * entries.size());
+  }
+  return p;
+}
+
+void PointWriter::write(Points& p, std::span<const double> values, FieldStorage& f) {
+  SCFD_CHECK(values.size() == p.order.size(), "{} values for {} points", values.size(),
+             p.order.size());
+  SCFD_CHECK(f.precision() == precision_ && f.kind() == Storage::texture &&
+                 f.layout().width == p.layout.width && f.layout().per_texel == p.layout.per_texel,
+             "points of another layout or precision written into a field");
+  if (values.empty()) return;
+  std::vector<std::uint32_t> bits(2 * values.size(), 0);
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    std::uint32_t* at = &bits[2 * p.order[k]];
+    if (precision_ == Precision::fp64) {
+      std::memcpy(at, &values[k], 8);
+    } else {
+      const auto v = static_cast<float>(values[k]);
+      std::memcpy(at, &v, 4);
+    }
+  }
+  p.values.upload(std::span<const std::uint32_t>(bits));
+  const TextureLayout& L = f.layout();
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, f.texture(), 0);
+  glViewport(0, 0, static_cast<GLsizei>(L.width), static_cast<GLsizei>(L.height));
+  glUseProgram(program_);
+  glUniform2f(size_location_, static_cast<float>(L.width), static_cast<float>(L.height));
+  glBindVertexArray(vertex_array_);
+  glBindBuffer(GL_ARRAY_BUFFER, p.positions.id());
+  glEnableVertexAttribArray(0);
+  glVertexAttribIPointer(0, 2, GL_UNSIGNED_INT, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, p.values.id());
+  glEnableVertexAttribArray(1);
+  glVertexAttribIPointer(1, 2, GL_UNSIGNED_INT, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, 0);
+  const bool d = precision_ == Precision::fp64;
+  for (std::size_t k = 0; k < L.per_texel; ++k) {
+    if (p.count[k] == 0) continue;
+    if (d)
+      glColorMask(k == 0, k == 0, k == 1, k == 1);
+    else
+      glColorMask(k == 0, k == 1, k == 2, k == 3);
+    glDrawArrays(GL_POINTS, static_cast<GLint>(p.first[k]), static_cast<GLsizei>(p.count[k]));
+  }
+  glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  if (debug_enabled()) check_errors("point-sprite write");
 }
 
 }  // namespace scfd::gl

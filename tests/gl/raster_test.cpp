@@ -1,12 +1,15 @@
 // The fragment driver (gl/raster.hpp): kernel bodies drawn as fragment programs over their output
 // texture. Twins on the host: a gather through index buffer textures, a vector body (entry3) and
 // an element-wise body that reads the texel it writes (axpy), each writing entries [0, n) of a
-// longer field and nothing past them; fp64 bit for bit, fp32 to 1e-6 relative. Every embedded
+// longer field and nothing past them; reductions against the same fold order on the host;
+// point-sprite writes of listed entries. fp64 bit for bit, fp32 to 1e-6 relative. Every embedded
 // body compiles under the driver.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <span>
 #include <vector>
@@ -148,6 +151,97 @@ TEST(RasterDriver, ElementWiseBodyUpdatesInPlace) {
     std::vector<double> want = y;
     for (std::size_t i = 0; i < n; ++i) want[i] = round_to(p, y[i] + round_to(p, a) * x[i]);
     expect_equal(p, download(fy), want);
+  }
+}
+
+// The host twin of RasterReducer: blocks of kFold in order, pass after pass, each partial rounded
+// to the field precision.
+double fold(RasterReducer::Op op, std::vector<double> v, const std::vector<double>& w,
+            Precision p) {
+  const std::size_t f = RasterReducer::kFold;
+  bool first = true;
+  while (true) {
+    std::vector<double> next((v.size() + f - 1) / f);
+    for (std::size_t j = 0; j < next.size(); ++j) {
+      double s = 0;
+      for (std::size_t i = j * f; i < std::min(v.size(), (j + 1) * f); ++i) {
+        if (op == RasterReducer::Op::max_abs)
+          s = std::max(s, std::abs(v[i]));
+        else if (op == RasterReducer::Op::dot && first)
+          s = round_to(p, s + round_to(p, v[i] * w[i]));
+        else
+          s = round_to(p, s + v[i]);
+      }
+      next[j] = s;
+    }
+    if (next.size() == 1) return next[0];
+    v = std::move(next);
+    first = false;
+  }
+}
+
+// Sum, dot and max |x| of 1,000,003 entries (five passes) and of 1, 16 and 17, read back and
+// stored into a buffer slot on the device: the host twin's value, bit for bit in fp64.
+TEST(RasterDriver, ReductionsFoldInAFixedOrder) {
+  test::gl_context();
+  for (const Precision p : {Precision::fp64, Precision::fp32}) {
+    RasterReducer reducer(p, test::gl_context().info().max_texture_size);
+    for (const std::size_t n :
+         {std::size_t{1}, std::size_t{16}, std::size_t{17}, std::size_t{1000003}}) {
+      std::vector<double> x = random_values(n + 2, 6), y = random_values(n + 2, 7);
+      for (double& v : x) v = round_to(p, v);
+      for (double& v : y) v = round_to(p, v);
+      FieldStorage fx = field(x, p), fy = field(y, p);
+      x.resize(n);
+      y.resize(n);
+      using Op = RasterReducer::Op;
+      for (const Op op : {Op::sum, Op::dot, Op::max_abs}) {
+        const double want = fold(op, x, y, p);
+        const double got = reducer.reduce(op, fx, &fy, n);
+        const double tol = p == Precision::fp64 ? 0 : 1e-6 * (1 + std::abs(want));
+        EXPECT_LE(std::abs(got - want), tol)
+            << to_string(p) << " n " << n << " op " << static_cast<int>(op);
+        Buffer slots(64);
+        slots.upload_bytes(std::vector<char>(64, 0).data(), 64, 0);
+        reducer.reduce_into(op, fx, &fy, n, slots, 16);
+        const std::vector<char> bytes = slots.download<char>();
+        double on_device = 0;
+        if (p == Precision::fp64) {
+          std::memcpy(&on_device, bytes.data() + 16, 8);
+        } else {
+          float v = 0;
+          std::memcpy(&v, bytes.data() + 16, 4);
+          on_device = v;
+        }
+        EXPECT_EQ(on_device, got) << to_string(p) << " n " << n;
+      }
+    }
+  }
+}
+
+// GL_POINTS write the listed entries, whatever their place in a texel, and nothing else: a
+// field of 9s gets values at every 7th entry and at the last one, twice through the same points.
+TEST(RasterDriver, PointsWriteExactlyTheListedEntries) {
+  test::gl_context();
+  for (const Precision p : {Precision::fp64, Precision::fp32}) {
+    const std::size_t n = 50003;
+    FieldStorage f = field(std::vector<double>(n, 9.0), p);
+    std::vector<std::size_t> entries;
+    for (std::size_t i = 3; i < n; i += 7) entries.push_back(i);
+    entries.push_back(n - 1);
+    PointWriter writer(p);
+    PointWriter::Points points = writer.points(entries, f.layout());
+    std::vector<double> want(n, 9.0);
+    for (const unsigned seed : {8u, 9u}) {
+      std::vector<double> values = random_values(entries.size(), seed);
+      for (double& v : values) v = round_to(p, v);
+      writer.write(points, values, f);
+      for (std::size_t k = 0; k < entries.size(); ++k) want[entries[k]] = values[k];
+      expect_equal(p, download(f), want);
+    }
+    PointWriter::Points none = writer.points({}, f.layout());
+    writer.write(none, {}, f);
+    expect_equal(p, download(f), want);
   }
 }
 
