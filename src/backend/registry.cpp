@@ -51,12 +51,15 @@ bool gl_compute_detect(const BackendOptions& o, std::string& reason) {
   return false;
 }
 
-std::unique_ptr<Backend> gl_compute_make(const BackendOptions& o) {
-  gl::Precision p = gl::Precision::fp64;
-  if (o.precision == "fp32")
-    p = gl::Precision::fp32;
-  else if (o.precision != "fp64")
+gl::Precision gl_precision(const BackendOptions& o) {
+  if (o.precision == "fp32") return gl::Precision::fp32;
+  if (o.precision != "fp64")
     throw input_error("precision '{}' is not known (expected \"fp64\" or \"fp32\")", o.precision);
+  return gl::Precision::fp64;
+}
+
+std::unique_ptr<Backend> gl_compute_make(const BackendOptions& o) {
+  const gl::Precision p = gl_precision(o);
   gl::Storage storage = gl::Storage::buffer;
   if (o.storage == "texture")
     storage = gl::Storage::texture;
@@ -67,10 +70,26 @@ std::unique_ptr<Backend> gl_compute_make(const BackendOptions& o) {
   return std::make_unique<glc::GlBackend>(p, storage, o.device, o.debug);
 }
 
-constexpr std::array<BackendEntry, 2> kTable = {{
+// gl-raster is never the automatic choice: it is the thesis's style and the portable path, not
+// the fast one (docs/gpu.md §9); a case asks for it by name.
+bool gl_raster_detect(const BackendOptions&, std::string& reason) {
+  reason = "gl-raster runs only when asked for (solver.backend = \"gl-raster\")";
+  return false;
+}
+
+// Fields are always textures: the fragment driver draws into them (solver.storage is a gl-compute
+// choice).
+std::unique_ptr<Backend> gl_raster_make(const BackendOptions& o) {
+  return std::make_unique<glc::GlBackend>(gl_precision(o), gl::Storage::texture, o.device, o.debug,
+                                          gl::Driver::raster);
+}
+
+constexpr std::array<BackendEntry, 3> kTable = {{
     {"gl-compute", "OpenGL 4.3+ through EGL (NVIDIA, AMD, Mesa llvmpipe)", gl_compute_detect,
      gl_compute_make},
     {"cpu", "any machine", cpu_detect, cpu_make},
+    {"gl-raster", "the same GL device, kernels as fragment programs (the seed thesis's style)",
+     gl_raster_detect, gl_raster_make},
 }};
 
 }  // namespace

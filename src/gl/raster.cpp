@@ -681,4 +681,68 @@ void PointWriter::write(Points& p, std::span<const double> values, FieldStorage&
   if (debug_enabled()) check_errors("point-sprite write");
 }
 
+std::string_view to_string(Driver d) {
+  return d == Driver::compute ? "compute" : "fragment";
+}
+
+void BodyProgram::bind(std::initializer_list<const Buffer*> buffers,
+                       std::initializer_list<const FieldStorage*> fields,
+                       std::initializer_list<const FieldStorage*> images) {
+  if (is_raster_)
+    raster_.bind(buffers, fields, images);
+  else
+    compute_.bind(buffers, fields, images);
+}
+
+void BodyProgram::run(std::size_t n) {
+  if (is_raster_)
+    raster_.run(n);
+  else
+    compute_.run(n);
+}
+
+void BodyProgram::set(const char* uniform, std::int32_t v) {
+  if (is_raster_)
+    raster_.set(uniform, v);
+  else
+    compute_.set(uniform, v);
+}
+
+void BodyProgram::set(const char* uniform, std::uint32_t v) {
+  if (is_raster_)
+    raster_.set(uniform, v);
+  else
+    compute_.set(uniform, v);
+}
+
+void BodyProgram::set_real(const char* uniform, double v) {
+  if (is_raster_)
+    raster_.set_real(uniform, v);
+  else
+    compute_.set_real(uniform, v);
+}
+
+BodyProgram compile_body(std::string_view kernel, Driver driver, Precision p,
+                         const Defines& defines, Storage storage) {
+  if (driver == Driver::raster) return BodyProgram(compile_raster(kernel, p, defines));
+  return BodyProgram(compile_compute(kernel, p, defines, storage));
+}
+
+void clear_texture(FieldStorage& f) {
+  SCFD_CHECK(f.kind() == Storage::texture, "clear_texture of a buffer field");
+  GLuint fbo = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, f.texture(), 0);
+  if (f.precision() == Precision::fp64) {
+    const GLuint zero[4] = {0, 0, 0, 0};
+    glClearBufferuiv(GL_COLOR, 0, zero);
+  } else {
+    const GLfloat zero[4] = {0, 0, 0, 0};
+    glClearBufferfv(GL_COLOR, 0, zero);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fbo);
+}
+
 }  // namespace scfd::gl

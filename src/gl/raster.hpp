@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gl/buffer.hpp"
@@ -152,6 +153,36 @@ RasterProgram compile_raster(std::string_view kernel, Precision p, const Defines
 // Compiles `text` as if it were kernels/<name> (tests).
 RasterProgram compile_raster_source(std::string_view name, std::string_view text, Precision p,
                                     const Defines& defines = {});
+
+// Every texel of a texture field set to zero (padding included), through a framebuffer clear.
+void clear_texture(FieldStorage& f);
+
+// Which driver runs kernel bodies: compute shaders (gl-compute) or fragment programs (gl-raster).
+enum class Driver { compute, raster };
+std::string_view to_string(Driver d);
+
+// A body compiled for one driver, with the calls both share (bind, run, uniforms).
+class BodyProgram {
+ public:
+  explicit BodyProgram(Program p) : compute_(std::move(p)) {}
+  explicit BodyProgram(RasterProgram p) : raster_(std::move(p)), is_raster_(true) {}
+  void bind(std::initializer_list<const Buffer*> buffers,
+            std::initializer_list<const FieldStorage*> fields,
+            std::initializer_list<const FieldStorage*> images);
+  void run(std::size_t n);
+  void set(const char* uniform, std::int32_t v);
+  void set(const char* uniform, std::uint32_t v);
+  void set_real(const char* uniform, double v);
+
+ private:
+  Program compute_;
+  RasterProgram raster_;
+  bool is_raster_ = false;
+};
+
+// Compiles the embedded body `kernel` for `driver` (Storage::texture under the fragment driver).
+BodyProgram compile_body(std::string_view kernel, Driver driver, Precision p,
+                         const Defines& defines, Storage storage);
 
 // The body text with every `name[expr]` of an index array in `names` replaced by
 // `scfd_ix_name(expr)` (nested brackets kept; exposed for tests).

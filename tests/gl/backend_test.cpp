@@ -67,11 +67,15 @@ std::vector<real> random_values(std::size_t n, std::uint64_t seed, Precision p, 
   return v;
 }
 
-class GlBackendTest : public ::testing::TestWithParam<std::tuple<Precision, scfd::gl::Storage>> {
+// gl-compute on both field storages, and gl-raster (the fragment driver, on textures).
+class GlBackendTest
+    : public ::testing::TestWithParam<std::tuple<Precision, scfd::gl::Storage, scfd::gl::Driver>> {
  protected:
   void SetUp() override {
-    gpu = std::make_unique<GlBackend>(precision(), std::get<1>(GetParam()), -1, /*debug=*/true);
+    gpu = std::make_unique<GlBackend>(precision(), std::get<1>(GetParam()), -1, /*debug=*/true,
+                                      std::get<2>(GetParam()));
   }
+  bool raster() const { return std::get<2>(GetParam()) == scfd::gl::Driver::raster; }
 
   Precision precision() const { return std::get<0>(GetParam()); }
 
@@ -111,7 +115,7 @@ class GlBackendTest : public ::testing::TestWithParam<std::tuple<Precision, scfd
 const std::vector<std::size_t> kSizes = {0, 1, 63, 64, 65, 1023, 1025, 5000, 100003};
 
 TEST_P(GlBackendTest, NameAndPrecision) {
-  EXPECT_EQ(gpu->name(), "gl-compute");
+  EXPECT_EQ(gpu->name(), raster() ? "gl-raster" : "gl-compute");
   EXPECT_EQ(gpu->precision(), precision() == Precision::fp64 ? "fp64" : "fp32");
   EXPECT_EQ(gpu->gl_precision(), precision());
   EXPECT_FALSE(gpu->device().renderer.empty());
@@ -643,14 +647,22 @@ TEST_P(GlBackendTest, PcgOnNodeSystemReproducesCpu) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(gl, GlBackendTest,
-                         ::testing::Combine(::testing::Values(Precision::fp64, Precision::fp32),
-                                            ::testing::Values(scfd::gl::Storage::buffer,
-                                                              scfd::gl::Storage::texture)),
-                         [](const auto& p) {
-                           return std::string(scfd::gl::to_string(std::get<0>(p.param))) + "_" +
-                                  std::string(scfd::gl::to_string(std::get<1>(p.param)));
-                         });
+using scfd::gl::Driver;
+using scfd::gl::Storage;
+INSTANTIATE_TEST_SUITE_P(
+    gl, GlBackendTest,
+    ::testing::Values(std::tuple(Precision::fp64, Storage::buffer, Driver::compute),
+                      std::tuple(Precision::fp64, Storage::texture, Driver::compute),
+                      std::tuple(Precision::fp64, Storage::texture, Driver::raster),
+                      std::tuple(Precision::fp32, Storage::buffer, Driver::compute),
+                      std::tuple(Precision::fp32, Storage::texture, Driver::compute),
+                      std::tuple(Precision::fp32, Storage::texture, Driver::raster)),
+    [](const auto& p) {
+      return std::string(scfd::gl::to_string(std::get<0>(p.param))) + "_" +
+             (std::get<2>(p.param) == Driver::raster
+                  ? std::string("raster")
+                  : std::string(scfd::gl::to_string(std::get<1>(p.param))));
+    });
 
 std::string error_of(const std::string& name, const BackendOptions& options) {
   try {

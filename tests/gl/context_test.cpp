@@ -78,5 +78,16 @@ TEST(CheckKernelsCommand, CompilesEveryKernel) {
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out << r.err;
 }
 
+// gl-raster: every body under the fragment driver; kernels with their own main are named as
+// gl-compute's.
+TEST(CheckKernelsCommand, CompilesEveryBodyUnderTheFragmentDriver) {
+  const test::CommandResult r =
+      test::run_command(std::string(SCFD_BINARY) + " check-kernels --backend gl-raster");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("axpy.glsl                fp64  fragment  ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dot.glsl                 not a body"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out << r.err;
+}
+
 }  // namespace
 }  // namespace scfd::gl

@@ -119,15 +119,18 @@ struct CavityTolerance {
 // Returns the PCG iterations of both runs (cpu, gl-compute).
 std::pair<double, double> expect_cavity_matches_cpu(const std::string& gpu_sets,
                                                     const CavityTolerance& tol,
-                                                    const std::string& model = "ns-classical") {
+                                                    const std::string& model = "ns-classical",
+                                                    const std::string& backend = "gl-compute",
+                                                    int np = 1) {
   const std::string sets =
       kCavityShort + " --set physics.model=" + model + " --set probes.pressure=true";
   const RunResult cpu = run_case(kCavity, sets + " --set solver.backend=cpu", 1, model);
   const RunResult gpu =
-      run_case(kCavity, sets + " --set solver.backend=gl-compute " + gpu_sets, 1, model);
+      run_case(kCavity, sets + " --set solver.backend=" + backend + " " + gpu_sets, np, model);
   EXPECT_EQ(cpu.exit_code, 0) << cpu.out;
   EXPECT_EQ(gpu.exit_code, 0) << gpu.out;
-  EXPECT_NE(gpu.json.find("\"backend\": \"gl-compute\""), std::string::npos) << gpu.json;
+  EXPECT_NE(gpu.json.find("\"backend\": \"" + backend + "\""), std::string::npos) << gpu.json;
+  EXPECT_EQ(gpu.figure("ranks"), np);
   EXPECT_EQ(gpu.figure("steps"), 5);
   EXPECT_EQ(cpu.figure("steps"), 5);
   const double energy = cpu.figure("kinetic_energy"), cfl = cpu.figure("cfl");
@@ -221,6 +224,55 @@ TEST(GlRun, CavityNsExactFp64MatchesCpu) {
         {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-12}, "ns-exact");
     EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations);
   }
+}
+
+// gl-raster (the fragment driver, docs/gpu.md §9) with no other change to the case files: heat
+// (steady square, transient cube), the cavity with both models, and 2 and 3 ranks. Its
+// reductions add in another fixed order than the cpu's, so iterations may differ by one per
+// solve; the figures agree to the solver tolerance.
+TEST(GlRaster, HeatMatchesCpu) {
+  const std::string square = "cases/heat-square/case.toml";
+  const RunResult cpu = run_case(square, "--set solver.backend=cpu");
+  const RunResult gpu = run_case(square, "--set solver.backend=gl-raster");
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.out;
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.out;
+  EXPECT_NE(gpu.json.find("\"backend\": \"gl-raster\""), std::string::npos) << gpu.json;
+  EXPECT_NE(gpu.out.find("fragment programs"), std::string::npos) << gpu.out;
+  EXPECT_NEAR(gpu.figure("error_max"), cpu.figure("error_max"), 1e-10);
+  EXPECT_NEAR(gpu.figure("iterations_total"), cpu.figure("iterations_total"), 1);
+  const RunResult cube_cpu = run_case(kCube, kCubeShort + " --set solver.backend=cpu");
+  const RunResult cube = run_case(kCube, kCubeShort + " --set solver.backend=gl-raster");
+  ASSERT_EQ(cube.exit_code, 0) << cube.out;
+  EXPECT_NEAR(cube.figure("error_l2"), cube_cpu.figure("error_l2"), 1e-10);
+  EXPECT_NEAR(cube.figure("iterations_total"), cube_cpu.figure("iterations_total"), 4);
+}
+
+TEST(GlRaster, CavityBothModelsMatchCpu) {
+  for (const char* model : {"ns-classical", "ns-exact"}) {
+    SCOPED_TRACE(model);
+    const auto [cpu_iterations, gpu_iterations] =
+        expect_cavity_matches_cpu("--set solver.check_every=1",
+                                  {.relative = 1e-8,
+                                   .velocity = 1e-8,
+                                   .pressure = 1e-8,
+                                   .max_div = std::string(model) == "ns-exact" ? 1e-12 : 1e-9},
+                                  model, "gl-raster");
+    EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations);
+  }
+}
+
+TEST(GlRaster, TwoAndThreeRanksMatchSerial) {
+  const RunResult serial = run_case(kPart, "--set solver.backend=cpu");
+  for (const int np : {2, 3}) {
+    const RunResult gpu = run_case(kPart, "--set solver.backend=gl-raster", np);
+    ASSERT_EQ(gpu.exit_code, 0) << gpu.out;
+    EXPECT_EQ(gpu.figure("ranks"), np);
+    const double q = serial.figure("heat_flow_hot");
+    EXPECT_NEAR(gpu.figure("heat_flow_hot"), q, 1e-7 * std::abs(q)) << np;
+  }
+  (void)expect_cavity_matches_cpu(
+      "", {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-9}, "ns-classical",
+      "gl-raster", 2);
 }
 
 TEST(GlRun, AutoTakesCpuOnASoftwareRendererAndSaysWhy) {

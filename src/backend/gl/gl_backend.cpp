@@ -22,6 +22,7 @@
 #include "backend/gl/gl_backend.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -148,8 +149,12 @@ struct GlBackend::State {
   gl::Context context;
   Precision precision;
   gl::Storage storage;
-  bool acc_fp64;  // reductions accumulate in double (see the top of this file)
-  std::map<std::string, gl::Program, std::less<>> programs;
+  gl::Driver driver;
+  // Reductions accumulate in double (see the top of this file); under the fragment driver in
+  // the fields' precision (its passes store partial sums in fields).
+  bool acc_fp64;
+  std::map<std::string, gl::Program, std::less<>> programs;  // kernels with their own main
+  std::map<std::string, gl::BodyProgram, std::less<>> bodies;
   std::unique_ptr<Operators> operators;
   std::vector<std::unique_ptr<DeviceMesh>> meshes;
   Buffer partials;  // first-pass sums, grown on demand
@@ -158,26 +163,65 @@ struct GlBackend::State {
   Buffer send;      // download_indices output, grown on demand
   Buffer receive;   // upload_range input, grown on demand
   std::vector<IndexList> index_lists;
+  // The fragment driver's reductions, halo receives (a point list per range written) and halo
+  // sends (a field per send size).
+  std::unique_ptr<gl::RasterReducer> reducer;
+  std::unique_ptr<gl::PointWriter> points;
+  std::vector<std::pair<std::array<std::size_t, 3>, gl::PointWriter::Points>> point_lists;
+  std::map<std::size_t, FieldStorage> send_fields;
   // FieldStorage bytes of the live fields (GlField adds and removes its own); shared, so a field
   // that outlives the backend by mistake does not write into freed memory.
   std::shared_ptr<std::size_t> field_bytes = std::make_shared<std::size_t>(0);
   std::size_t system_bytes = 0;  // coefficients of the live assembled node systems
 
-  State(gl::Context c, Precision p, gl::Storage s)
+  State(gl::Context c, Precision p, gl::Storage s, gl::Driver d)
       : context(std::move(c)),
         precision(p),
         storage(s),
-        acc_fp64(context.info().fp64),
+        driver(d),
+        acc_fp64(d == gl::Driver::raster ? p == Precision::fp64 : context.info().fp64),
         partials(2 * sizeof(double)),
         counter(Buffer::from<std::uint32_t>(std::vector<std::uint32_t>{0})),
         result(sizeof(double)) {}
 
-  // The kernel of that name, compiled on first use, with the accumulator types as defines;
-  // reductions also get their geometry.
+  gl::Defines acc_defines() const {
+    return {{"acc", acc_fp64 ? "double" : "float"}, {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
+  }
+
+  // The body of that name for the backend's driver, compiled on first use.
+  gl::BodyProgram& body(const std::string& key) {
+    if (auto it = bodies.find(key); it != bodies.end()) return it->second;
+    return bodies.emplace(key, gl::compile_body(key, driver, precision, acc_defines(), storage))
+        .first->second;
+  }
+
+  bool raster() const { return driver == gl::Driver::raster; }
+
+  gl::RasterReducer& raster_reducer() {
+    if (!reducer)
+      reducer = std::make_unique<gl::RasterReducer>(precision, context.info().max_texture_size);
+    return *reducer;
+  }
+
+  // The point list of entries [offset, offset + count) in fields of `layout`, built once.
+  gl::PointWriter::Points& point_list(const gl::TextureLayout& layout, std::size_t offset,
+                                      std::size_t count) {
+    if (!points) points = std::make_unique<gl::PointWriter>(precision);
+    const std::array<std::size_t, 3> key = {layout.width, offset, count};
+    for (auto& [k, list] : point_lists)
+      if (k == key) return list;
+    std::vector<std::size_t> entries(count);
+    for (std::size_t k = 0; k < count; ++k) entries[k] = offset + k;
+    point_lists.emplace_back(key, points->points(entries, layout));
+    return point_lists.back().second;
+  }
+
+  // A kernel with its own main (compute driver only), compiled on first use, with the
+  // accumulator types as defines; reductions also get their geometry.
   gl::Program& program(const std::string& key) {
+    SCFD_CHECK(!raster(), "kernels/{}: not under the fragment driver", key);
     if (auto it = programs.find(key); it != programs.end()) return it->second;
-    gl::Defines defines = {{"acc", acc_fp64 ? "double" : "float"},
-                           {"acc2", acc_fp64 ? "dvec2" : "vec2"}};
+    gl::Defines defines = acc_defines();
     if (key == "dot" || key == "pcg_update" || key == "max_abs") {
       defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
       defines.emplace_back("ITEMS", std::to_string(kReduceItems));
@@ -187,7 +231,7 @@ struct GlBackend::State {
   }
 
   Operators& ops() {
-    if (!operators) operators = std::make_unique<Operators>(precision, storage);
+    if (!operators) operators = std::make_unique<Operators>(precision, storage, driver);
     return *operators;
   }
 
@@ -242,10 +286,13 @@ struct GlBackend::State {
   }
 };
 
-GlBackend::GlBackend(Precision p, gl::Storage storage, int device, bool debug)
+GlBackend::GlBackend(Precision p, gl::Storage storage, int device, bool debug, gl::Driver driver)
     : precision_(p),
       storage_(storage),
-      state_(std::make_unique<State>(gl::Context::create(device, debug), p, storage)) {
+      driver_(driver),
+      state_(std::make_unique<State>(gl::Context::create(device, debug), p, storage, driver)) {
+  SCFD_CHECK(driver == gl::Driver::compute || storage == gl::Storage::texture,
+             "the fragment driver draws into texture fields");
   if (p == Precision::fp64) gl::require_fp64(state_->context.info());
 }
 
@@ -261,7 +308,8 @@ DeviceInfo GlBackend::device_info() const {
           d.vendor,
           d.renderer,
           d.version,
-          fmt::format("{}, {} fields", gl::describe(d), gl::to_string(storage_)),
+          fmt::format("{}, {} fields{}", gl::describe(d), gl::to_string(storage_),
+                      driver_ == gl::Driver::raster ? ", fragment programs" : ""),
           d.memory_bytes};
 }
 
@@ -307,6 +355,19 @@ void GlBackend::download_indices(const Field& x, std::span<const index> indices,
   const IndexList& list = state_->device_indices(indices);
   SCFD_CHECK(list.max < x.size(), "download_indices: index {} in a field of {}", list.max,
              x.size());
+  if (state_->raster()) {  // gathered into a field of the send's size, read back whole
+    auto it = state_->send_fields.find(indices.size());
+    if (it == state_->send_fields.end())
+      it = state_->send_fields
+               .emplace(indices.size(), FieldStorage(indices.size(), precision_, storage_,
+                                                     state_->context.info().max_texture_size))
+               .first;
+    gl::BodyProgram& prog = state_->body("gather");
+    prog.bind({&list.device}, {&storage(x)}, {&it->second});
+    prog.run(indices.size());
+    it->second.download(out);
+    return;
+  }
   State::reserve(state_->send, indices.size() * real_bytes(precision_));
   gl::Program& prog = state_->program("download_indices");
   prog.bind({&list.device, &state_->send}, {&storage(x)}, {});
@@ -319,6 +380,13 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   SCFD_CHECK(offset >= 0 && offset + values.size() <= static_cast<std::size_t>(x.size()),
              "upload of {} at {} into {}", values.size(), offset, x.size());
   if (values.empty()) return;
+  if (state_->raster()) {  // one GL_POINT per entry (the thesis's halo receive)
+    FieldStorage& f = storage(x);
+    gl::PointWriter::Points& list =
+        state_->point_list(f.layout(), static_cast<std::size_t>(offset), values.size());
+    state_->points->write(list, values, f);
+    return;
+  }
   // Through a staging buffer and a kernel for both storages: a transfer straight into a field's
   // buffer would have to wait for the kernels before it (see FieldStorage::upload).
   State::reserve(state_->receive, values.size() * real_bytes(precision_));
@@ -335,6 +403,15 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
 
 void GlBackend::fill(Field& y, real value) const {
   if (y.size() == 0) return;
+  if (state_->raster()) {  // zeros everywhere (padding too), then the value over the entries
+    gl::clear_texture(storage(y));
+    if (value == 0) return;
+    gl::BodyProgram& prog = state_->body("constant");
+    prog.bind({}, {}, {&storage(y)});
+    prog.set_real("value", value);
+    prog.run(static_cast<std::size_t>(y.size()));
+    return;
+  }
   gl::Program& prog = state_->program("fill");
   const std::size_t texels = storage(y).texels();
   prog.bind({}, {}, {&storage(y)});
@@ -347,7 +424,7 @@ void GlBackend::fill(Field& y, real value) const {
 void GlBackend::copy(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program("copy");
+  gl::BodyProgram& prog = state_->body("copy");
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -356,6 +433,9 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
   check_same_size(x, y);
   SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
   if (n == 0) return 0;
+  if (state_->raster())
+    return state_->raster_reducer().reduce(gl::RasterReducer::Op::dot, storage(x), &storage(y),
+                                           static_cast<std::size_t>(n));
   gl::Program& prog = state_->program("dot");
   prog.bind({&state_->partials, &state_->counter, &state_->result}, {&storage(x), &storage(y)}, {});
   prog.set("slot", 0u);
@@ -366,6 +446,9 @@ real GlBackend::dot(const Field& x, const Field& y, index n) const {
 real GlBackend::max_abs(const Field& x, index n) const {
   SCFD_CHECK(n >= 0 && n <= x.size(), "max_abs over {} of {} entries", n, x.size());
   if (n == 0) return 0;
+  if (state_->raster())
+    return state_->raster_reducer().reduce(gl::RasterReducer::Op::max_abs, storage(x), nullptr,
+                                           static_cast<std::size_t>(n));
   gl::Program& prog = state_->program("max_abs");
   prog.bind({&state_->partials, &state_->counter, &state_->result}, {&storage(x)}, {});
   state_->reduce(prog, n, 1);
@@ -376,7 +459,7 @@ real GlBackend::max_abs(const Field& x, index n) const {
 void GlBackend::scalar_update(const char* kernel, real a, const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program(kernel);
+  gl::BodyProgram& prog = state_->body(kernel);
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.set_real("a", a);
   prog.run(static_cast<std::size_t>(y.size()));
@@ -398,7 +481,7 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
   check_same_size(a, y);
   check_same_size(b, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program("multiply");
+  gl::BodyProgram& prog = state_->body("multiply");
   prog.bind({}, {&storage(a), &storage(b)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -406,7 +489,7 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
 void GlBackend::reciprocal(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program("reciprocal");
+  gl::BodyProgram& prog = state_->body("reciprocal");
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -438,6 +521,12 @@ void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index 
   SCFD_CHECK(n >= 0 && n <= x.size(), "dot over {} of {} entries", n, x.size());
   GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(slot >= 0 && slot < s.size(), "dot into slot {} of {} scalars", slot, s.size());
+  if (state_->raster()) {
+    state_->raster_reducer().reduce_into(gl::RasterReducer::Op::dot, storage(x), &storage(y),
+                                         static_cast<std::size_t>(n), s.buffer(),
+                                         static_cast<std::size_t>(slot) * real_bytes(s.acc()));
+    return;
+  }
   gl::Program& prog = state_->program("dot");
   prog.bind({&state_->partials, &state_->counter, &s.buffer()}, {&storage(x), &storage(y)}, {});
   prog.set("slot", u32(slot));
@@ -454,6 +543,10 @@ void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, c
   SCFD_CHECK(n >= 0 && n <= x.size(), "pcg_update over {} of {} entries", n, x.size());
   GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(s.size() >= PcgSlots::count, "PCG scalars: {} of {}", s.size(), PcgSlots::count);
+  if (state_->raster()) {
+    raster_pcg_update(k, s, p, q, dinv, x, r, z, n);
+    return;
+  }
   gl::Program& prog = state_->program("pcg_update");
   prog.bind({&state_->partials, &state_->counter, &s.buffer()},
             {&storage(p), &storage(q), &storage(dinv)}, {&storage(x), &storage(r), &storage(z)});
@@ -463,10 +556,52 @@ void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, c
   state_->reduce(prog, n, 2);
 }
 
+// The fragment driver's PCG update, the thesis's way: the scalars are read back (alpha and the
+// breakdown test on the host), the three vector updates are element-wise bodies over the first n
+// entries, and r·z and r·r are fold reductions into their slots. The same updates as
+// pcg_update.glsl, bit for bit: x + alpha p, r + (-alpha) q (= r - alpha q), dinv .* r.
+void GlBackend::raster_pcg_update(int k, Scalars& sf, const Field& p, const Field& q,
+                                  const Field& dinv, Field& x, Field& r, Field& z, index n) const {
+  GlScalars& s = gl_scalars(sf);
+  std::vector<real> v(static_cast<std::size_t>(s.size()));
+  read_scalars(s, v);
+  const real pq = v[PcgSlots::pq], rz = v[PcgSlots::rz_before(k)];
+  if (!(v[PcgSlots::breakdown] == 0 && pq > 0 && rz > 0)) {
+    if (v[PcgSlots::breakdown] == 0) {
+      v[PcgSlots::breakdown] = k + 1;
+      v[PcgSlots::breakdown_pq] = pq;
+      v[PcgSlots::breakdown_rz] = rz;
+    }
+    v[PcgSlots::rz_after(k)] = rz;
+    write_scalars(v, s);
+    return;
+  }
+  const real alpha = rz / pq;
+  const auto update = [&](const char* kernel, real a, const Field& in, Field& out) {
+    gl::BodyProgram& prog = state_->body(kernel);
+    prog.bind({}, {&storage(in)}, {&storage(out)});
+    prog.set_real("a", a);
+    prog.run(static_cast<std::size_t>(n));
+  };
+  update("axpy", alpha, p, x);
+  update("axpy", -alpha, q, r);
+  gl::BodyProgram& mul = state_->body("multiply");
+  mul.bind({}, {&storage(dinv), &storage(r)}, {&storage(z)});
+  mul.run(static_cast<std::size_t>(n));
+  const std::size_t bytes = real_bytes(s.acc());
+  gl::RasterReducer& reduce = state_->raster_reducer();
+  reduce.reduce_into(gl::RasterReducer::Op::dot, storage(r), &storage(z),
+                     static_cast<std::size_t>(n), s.buffer(),
+                     static_cast<std::size_t>(PcgSlots::rz_after(k)) * bytes);
+  reduce.reduce_into(gl::RasterReducer::Op::dot, storage(r), &storage(r),
+                     static_cast<std::size_t>(n), s.buffer(),
+                     static_cast<std::size_t>(PcgSlots::rr) * bytes);
+}
+
 void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
   check_same_size(z, p);
   if (p.size() == 0) return;
-  gl::Program& prog = state_->program("pcg_direction");
+  gl::BodyProgram& prog = state_->body("pcg_direction");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(z)}, {&storage(p)});
   prog.set("s_rz", u32(PcgSlots::rz_before(k)));
   prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
@@ -478,7 +613,7 @@ void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, con
   check_same_size(r, p);
   check_same_size(v, p);
   if (p.size() == 0) return;
-  gl::Program& prog = state_->program("bicgstab_direction");
+  gl::BodyProgram& prog = state_->body("bicgstab_direction");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(p)});
   prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   prog.set("s_rho_prev", u32(BicgstabSlots::rho_before(k)));
@@ -490,7 +625,7 @@ void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Fi
   check_same_size(r, y);
   check_same_size(v, y);
   if (y.size() == 0) return;
-  gl::Program& prog = state_->program("bicgstab_half");
+  gl::BodyProgram& prog = state_->body("bicgstab_half");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(y)});
   prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   prog.run(static_cast<std::size_t>(y.size()));
@@ -501,11 +636,11 @@ void GlBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, co
   for (const Field* f : {&p_hat, &s_hat, &y, &t, static_cast<const Field*>(&r)})
     check_same_size(*f, x);
   if (x.size() == 0) return;
-  gl::Program& px = state_->program("bicgstab_x");
+  gl::BodyProgram& px = state_->body("bicgstab_x");
   px.bind({&gl_scalars(sf).buffer()}, {&storage(p_hat), &storage(s_hat)}, {&storage(x)});
   px.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   px.run(static_cast<std::size_t>(x.size()));
-  gl::Program& pr = state_->program("bicgstab_r");
+  gl::BodyProgram& pr = state_->body("bicgstab_r");
   pr.bind({&gl_scalars(sf).buffer()}, {&storage(y), &storage(t)}, {&storage(r)});
   pr.run(static_cast<std::size_t>(r.size()));
 }
@@ -570,10 +705,18 @@ class GlNodeSystem final : public NodeSystem {
  public:
   GlNodeSystem(const GlBackend& be, const topology::Mesh& m, const Field& d, real b, const Field& w,
                const Field& fixed)
-      : be_(be),
-        m_(m),
-        coef_(Operators::node_system_entries(be.device_mesh(m)) * real_bytes(be.precision_)),
-        diag_(static_cast<std::size_t>(m.n_owned_nodes) * real_bytes(be.precision_)) {
+      : be_(be), m_(m), b_(b) {
+    if (be.state_->raster()) {       // the fragment driver has no assembly kernel: copies, applied
+      d_ = be.make_field(d.size());  // matrix-free by node_system.glsl
+      w_ = be.make_field(w.size());
+      fixed_ = be.make_field(fixed.size());
+      be.copy(d, *d_);
+      be.copy(w, *w_);
+      be.copy(fixed, *fixed_);
+      return;
+    }
+    coef_ = Buffer(Operators::node_system_entries(be.device_mesh(m)) * real_bytes(be.precision_));
+    diag_ = Buffer(static_cast<std::size_t>(m.n_owned_nodes) * real_bytes(be.precision_));
     be.state_->ops().node_system_assemble(be.device_mesh(m), storage(d), b, storage(w),
                                           storage(fixed), coef_, diag_);
     be_.state_->system_bytes += coef_.size() + diag_.size();
@@ -582,13 +725,19 @@ class GlNodeSystem final : public NodeSystem {
   GlNodeSystem(const GlNodeSystem&) = delete;
   GlNodeSystem& operator=(const GlNodeSystem&) = delete;
   void apply(const Field& x, Field& y) const override {
+    if (d_) {
+      be_.node_system(m_, *d_, b_, *w_, *fixed_, x, y);
+      return;
+    }
     be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, storage(x), storage(y));
   }
 
  private:
   const GlBackend& be_;
   const topology::Mesh& m_;
-  Buffer coef_, diag_;
+  real b_;
+  Buffer coef_, diag_;                    // assembled (compute driver)
+  std::unique_ptr<Field> d_, w_, fixed_;  // the system's data (fragment driver)
 };
 
 std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m, const Field& d,

@@ -14,6 +14,7 @@
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
 #include "gl/program.hpp"
+#include "gl/raster.hpp"
 
 namespace scfd::backend::glc {
 
@@ -44,14 +45,19 @@ class GlBackend final : public Backend {
   // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp) and makes it
   // current; nothing switches contexts afterwards, so a thread uses one GlBackend at a time. fp64
   // on a device without double precision is an InputError that says fp32 is available.
-  GlBackend(scfd::gl::Precision p, scfd::gl::Storage storage, int device, bool debug);
+  // Driver::raster is the gl-raster backend (docs/gpu.md §9): bodies as fragment programs over
+  // texture fields, reductions by fold passes, halo receives as GL_POINTS.
+  GlBackend(scfd::gl::Precision p, scfd::gl::Storage storage, int device, bool debug,
+            scfd::gl::Driver driver = scfd::gl::Driver::compute);
   ~GlBackend() override;
 
   const scfd::gl::DeviceInfo& device() const;
   scfd::gl::Precision gl_precision() const { return precision_; }
   scfd::gl::Storage storage_kind() const { return storage_; }
 
-  std::string name() const override { return "gl-compute"; }
+  std::string name() const override {
+    return driver_ == scfd::gl::Driver::raster ? "gl-raster" : "gl-compute";
+  }
   std::string precision() const override;
   DeviceInfo device_info() const override;
   void finish() const override;
@@ -119,8 +125,11 @@ class GlBackend final : public Backend {
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
+  void raster_pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
+                         Field& x, Field& r, Field& z, index n) const;
   scfd::gl::Precision precision_;
   scfd::gl::Storage storage_;
+  scfd::gl::Driver driver_;
   std::unique_ptr<State> state_;
 };
 

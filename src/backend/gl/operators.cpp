@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 
 #include "core/error.hpp"
 
 namespace scfd::backend::glc {
 
+using scfd::gl::BodyProgram;
 using scfd::gl::Precision;
 using scfd::gl::Program;
 using topology::Mesh;
@@ -40,7 +42,7 @@ void check_distinct(const FieldStorage& out, std::initializer_list<const FieldSt
 // Binds the storage buffers (kernels that read SELL rows take the rows' slice starts and lengths
 // first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
 // over n output entities into `out`.
-void launch(Program& prog, std::initializer_list<const Buffer*> buffers,
+void launch(BodyProgram& prog, std::initializer_list<const Buffer*> buffers,
             std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n) {
   prog.bind(buffers, fields, {&out});
   prog.run(static_cast<std::size_t>(n));
@@ -52,14 +54,18 @@ void launch(Program& prog, std::initializer_list<const Buffer*> buffers,
 // for 2D and 3D ([0] and [1]) so their loops unroll.
 struct Operators::Programs {
   Precision precision;
-  Program gradient, rotation, node_laplacian, node_system, node_system_diagonal,
-      node_system_assemble, node_system_apply;
-  Program sparse[4];  // Operators::Sparse
-  Program divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2], convection[2];
+  // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main)
+  // exists under the compute driver only.
+  std::optional<BodyProgram> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
+      node_system_apply;
+  std::optional<BodyProgram> sparse[4];  // Operators::Sparse
+  std::optional<BodyProgram> divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2],
+      convection[2];
+  Program node_system_assemble;
 
-  Programs(Precision p, scfd::gl::Storage storage) : precision(p) {
+  Programs(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver) : precision(p) {
     const auto compile = [&](const char* kernel, const scfd::gl::Defines& defines) {
-      return scfd::gl::compile_compute(kernel, p, defines, storage);
+      return scfd::gl::compile_body(kernel, driver, p, defines, storage);
     };
     const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
     gradient = compile("gradient", {});
@@ -67,7 +73,8 @@ struct Operators::Programs {
     node_laplacian = compile("node_laplacian", sell);
     node_system = compile("node_system", sell);
     node_system_diagonal = compile("node_system_diagonal", sell);
-    node_system_assemble = compile("node_system_assemble", sell);
+    if (driver == scfd::gl::Driver::compute)
+      node_system_assemble = scfd::gl::compile_compute("node_system_assemble", p, sell, storage);
     node_system_apply = compile("node_system_apply", sell);
     sparse[0] = compile("sparse_apply", sell);
     sparse[1] = compile("sparse_residual", sell);
@@ -92,8 +99,8 @@ struct Operators::Programs {
   }
 };
 
-Operators::Operators(Precision p, scfd::gl::Storage storage)
-    : programs_(std::make_unique<Programs>(p, storage)) {}
+Operators::Operators(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver)
+    : programs_(std::make_unique<Programs>(p, storage, driver)) {}
 Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
@@ -107,7 +114,7 @@ void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
   check_size(q_boundary, m.n_boundary_faces(), P.precision, "gradient: q_boundary");
   check_size(g_face, m.n_faces, P.precision, "gradient: g_face");
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
-  Program& prog = programs_->gradient;
+  BodyProgram& prog = *programs_->gradient;
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
   launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces);
 }
@@ -119,7 +126,7 @@ void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, Fie
   check_size(u_face, m.n_faces, P.precision, "divergence: u_face");
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
-  Program& prog = programs_->divergence[m.dim - 2];
+  BodyProgram& prog = *programs_->divergence[m.dim - 2];
   launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells);
 }
 
@@ -131,7 +138,7 @@ void Operators::flux_sum_abs(const DeviceMesh& dm, const FieldStorage& u_face,
   check_size(u_face, m.n_faces, P.precision, "flux_sum_abs: u_face");
   check_size(s_cell, m.n_cells, P.precision, "flux_sum_abs: s_cell");
   check_distinct(s_cell, {&u_face}, "flux_sum_abs");
-  launch(programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces}, {&u_face}, s_cell, m.n_owned_cells);
+  launch(*programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces}, {&u_face}, s_cell, m.n_owned_cells);
 }
 
 void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& u_face) {
@@ -141,7 +148,7 @@ void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& 
   check_size(s, m.n_curl(), P.precision, "curl: s");
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
-  Program& prog = programs_->curl[m.dim - 2];
+  BodyProgram& prog = *programs_->curl[m.dim - 2];
   launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces);
 }
 
@@ -152,7 +159,7 @@ void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, Field
   check_size(u_face, m.n_faces, P.precision, "rotation: u_face");
   check_size(r, m.n_curl(), P.precision, "rotation: r");
   check_distinct(r, {&u_face}, "rotation");
-  Program& prog = programs_->rotation;
+  BodyProgram& prog = *programs_->rotation;
   launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item}, {&u_face}, r,
          m.n_owned_curl());
 }
@@ -165,7 +172,7 @@ void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face,
   check_size(u_face, m.n_faces, P.precision, "interpolate: u_face");
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
-  Program& prog = programs_->interpolate[m.dim - 2];
+  BodyProgram& prog = *programs_->interpolate[m.dim - 2];
   launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells);
 }
 
@@ -176,7 +183,7 @@ void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, Fiel
   check_size(v_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "integrate: v_cell");
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
-  Program& prog = programs_->integrate[m.dim - 2];
+  BodyProgram& prog = *programs_->integrate[m.dim - 2];
   launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces);
 }
 
@@ -192,7 +199,7 @@ void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
              "convection: u_boundary");
   check_size(n_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: n_cell");
   check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
-  Program& prog = programs_->convection[m.dim - 2];
+  BodyProgram& prog = *programs_->convection[m.dim - 2];
   prog.set_real("upwind", upwind);
   launch(prog, {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume},
          {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells);
@@ -207,7 +214,7 @@ void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, cons
   check_size(x, m.n_nodes, P.precision, "node_laplacian: x");
   check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
   check_distinct(y, {&w, &x}, "node_laplacian");
-  Program& prog = programs_->node_laplacian;
+  BodyProgram& prog = *programs_->node_laplacian;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&w, &x}, y, m.n_owned_nodes);
 }
@@ -224,7 +231,7 @@ void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double 
   check_size(x, m.n_nodes, P.precision, "node_system: x");
   check_size(y, m.n_nodes, P.precision, "node_system: y");
   check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
-  Program& prog = programs_->node_system;
+  BodyProgram& prog = *programs_->node_system;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&d, &w, &fixed, &x}, y, m.n_owned_nodes);
@@ -241,7 +248,7 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const FieldStorage& d
   check_size(fixed, m.n_nodes, P.precision, "node_system_diagonal: fixed");
   check_size(diag, m.n_nodes, P.precision, "node_system_diagonal: diag");
   check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
-  Program& prog = programs_->node_system_diagonal;
+  BodyProgram& prog = *programs_->node_system_diagonal;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item}, {&d, &w, &fixed},
          diag, m.n_owned_nodes);
@@ -263,6 +270,8 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d
   check_size(coef, node_system_entries(dm), P.precision, "node_system_assemble: coef");
   check_size(diag, m.n_owned_nodes, P.precision, "node_system_assemble: diag");
   SCFD_CHECK(coef.id() != diag.id(), "node_system_assemble: coef and diag are one buffer");
+  SCFD_CHECK(programs_->node_system_assemble.id() != 0,
+             "node_system_assemble: not under the fragment driver (a kernel with its own main)");
   Program& prog = programs_->node_system_assemble;
   prog.set_real("b", b_scale);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
@@ -282,7 +291,7 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_size(x, m.n_nodes, P.precision, "node_system_apply: x");
   check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
   check_distinct(y, {&x}, "node_system_apply");
-  Program& prog = programs_->node_system_apply;
+  BodyProgram& prog = *programs_->node_system_apply;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
          y, m.n_owned_nodes);
 }
@@ -311,7 +320,7 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
   };
   SCFD_CHECK(&x != &y, "sparse: output aliases x");
   if (a.rows == 0) return;
-  Program& prog = programs_->sparse[static_cast<int>(kind)];
+  BodyProgram& prog = *programs_->sparse[static_cast<int>(kind)];
   const std::initializer_list<const Buffer*> buffers = {&a.layout.slice, &a.layout.length,
                                                         &a.layout.item, &a.value};
   switch (kind) {

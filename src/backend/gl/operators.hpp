@@ -12,6 +12,7 @@
 #include "gl/buffer.hpp"
 #include "gl/field_storage.hpp"
 #include "gl/program.hpp"
+#include "gl/raster.hpp"
 
 namespace scfd::backend::glc {
 
@@ -20,8 +21,9 @@ using scfd::gl::FieldStorage;
 
 class Operators {
  public:
-  // Compiles every operator kernel for fields of precision p in `storage`.
-  Operators(scfd::gl::Precision p, scfd::gl::Storage storage);
+  // Compiles every operator kernel for fields of precision p in `storage`, under `driver`
+  // (the fragment driver needs Storage::texture and has no node_system_assemble).
+  Operators(scfd::gl::Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver);
   ~Operators();
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
