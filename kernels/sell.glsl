@@ -12,7 +12,7 @@
 // of each slice; 16-bit row lengths, two per uint) as its first storage buffers; the host
 // defines SELL_C (backend/gl/device_mesh.hpp kSellChunk).
 #ifndef SELL_C
-#define SELL_C 32
+#define SELL_C 32u
 #endif
 
 uint sell_length(uint i) {

@@ -56,7 +56,8 @@ bool check_one(const std::string& kernel, gl::Precision p, gl::Storage s) {
 }
 
 int run_check_kernels(const CheckKernelsOptions& opt) {
-  const gl::Context ctx = gl::Context::create(opt.device, opt.debug);
+  const gl::Context ctx =
+      gl::Context::create(opt.device, opt.debug, opt.backend == "gl-raster" ? 33 : 43);
   const gl::DeviceInfo& d = ctx.info();
   log::info("{}", gl::describe(d));
   int failed = 0, total = 0;

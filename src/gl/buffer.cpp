@@ -1,21 +1,37 @@
-// SSBO wrapper (see buffer.hpp). Uses bind-to-edit (GL 4.3), not DSA (4.5), to match the 4.3
-// floor of Context.
+// SSBO wrapper (see buffer.hpp). Uses bind-to-edit, not DSA (4.5): on a GL 4.3+ context through
+// the storage-buffer target (which drivers take as the usage hint), on a 3.3 context (gl-raster,
+// which reads buffers as buffer textures) through the generic copy target.
 #include "gl/buffer.hpp"
 
 #include <epoxy/gl.h>
 
 #include <utility>
 
+#include "gl/context.hpp"
+
 namespace scfd::gl {
+namespace {
+
+GLenum edit_target() {
+  return gl_version() >= 43 ? GL_SHADER_STORAGE_BUFFER : GL_COPY_WRITE_BUFFER;
+}
+
+// Kernels' storage writes before a transfer (no such writes below GL 4.2).
+void transfer_barrier() {
+  if (gl_version() >= 42) glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+}
+
+}  // namespace
 
 // glBufferData, not immutable glBufferStorage. An H200 measurement that glBufferStorage buffers
 // copy slower (0.86 against 2.0 TB/s at 580 MB) was taken before the bench warmed the GPU up and
 // is likely the idle-clock effect of docs/gpu.md §7; not re-measured.
 Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
   glGenBuffers(1, &id_);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
-  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  const GLenum target = edit_target();
+  glBindBuffer(target, id_);
+  glBufferData(target, static_cast<GLsizeiptr>(bytes), nullptr, GL_DYNAMIC_COPY);
+  glBindBuffer(target, 0);
 }
 
 Buffer::Buffer(Buffer&& o) noexcept
@@ -38,22 +54,22 @@ void Buffer::upload_bytes(const void* data, std::size_t bytes, std::size_t offse
   SCFD_CHECK(offset + bytes <= bytes_, "upload of {} bytes at {} into a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // kernels' writes before this transfer
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
-  glBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
-                  static_cast<GLsizeiptr>(bytes), data);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  transfer_barrier();
+  const GLenum target = edit_target();
+  glBindBuffer(target, id_);
+  glBufferSubData(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(target, 0);
 }
 
 void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) const {
   SCFD_CHECK(offset + bytes <= bytes_, "download of {} bytes at {} from a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
-  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);  // kernels' writes before this transfer
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, id_);
-  glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, static_cast<GLintptr>(offset),
-                     static_cast<GLsizeiptr>(bytes), data);
-  glBindBuffer(GL_SHADER_STORAGE_BUFFER, 0);
+  transfer_barrier();
+  const GLenum target = edit_target();
+  glBindBuffer(target, id_);
+  glGetBufferSubData(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
+  glBindBuffer(target, 0);
 }
 
 void Buffer::bind(unsigned index) const {

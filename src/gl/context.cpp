@@ -26,6 +26,7 @@ struct Context::State {
 namespace {
 
 bool g_debug = false;
+int g_version = 0;  // of the context Context::create made current last
 std::string g_last_debug_error;
 
 constexpr const char* kNoDevice =
@@ -108,7 +109,7 @@ DeviceInfo query_info(int index) {
   for (const char* sw : {"llvmpipe", "softpipe", "SwiftShader"})
     if (d.renderer.find(sw) != std::string::npos) d.software = true;
   GLint groups = 0;
-  glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
+  if (v >= 43) glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &groups);
   d.max_work_groups_x = groups > 0 ? groups : 65535;
   GLint tex = 0;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
@@ -121,8 +122,9 @@ DeviceInfo query_info(int index) {
   return d;
 }
 
-// Without a 4.3 core context, makes any context to report the version the device does offer.
-[[noreturn]] void throw_no_gl43(EGLDisplay display, int index) {
+// Without a core context of `min_gl` (43: 4.3, 33: 3.3), makes any context to report the version
+// the device does offer.
+[[noreturn]] void throw_too_old(EGLDisplay display, int index, int min_gl) {
   std::string found = "no OpenGL context at all";
   const EGLint attr[] = {EGL_NONE};
   EGLContext c = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attr);
@@ -131,6 +133,11 @@ DeviceInfo query_info(int index) {
     eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   }
   if (c != EGL_NO_CONTEXT) eglDestroyContext(display, c);
+  if (min_gl <= 33)
+    throw input_error(
+        "EGL device {} has no OpenGL 3.3 core context (found: {}); gl-raster needs GL 3.3, use "
+        "backend = \"cpu\"",
+        index, found);
   throw input_error(
       "EGL device {} has no OpenGL 4.3 core context (found: {}); streamcfd's GL "
       "backends need GL 4.3, use backend = \"cpu\"",
@@ -146,8 +153,9 @@ void GLAPIENTRY on_debug_message(GLenum source, GLenum type, GLuint /*id*/, GLen
   log::warn("GL debug: {}", message);
 }
 
-// Opens device `index`, makes a 4.3 core context current on it and fills `s`.
-void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s) {
+// Opens device `index`, makes the newest core context current on it (at least 4.3, or 3.3 when
+// min_gl = 33) and fills `s`.
+void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s, int min_gl = 43) {
   s.display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
   EGLint major = 0, minor = 0;
   if (s.display == EGL_NO_DISPLAY || !eglInitialize(s.display, &major, &minor))
@@ -160,7 +168,9 @@ void open_device(EGLDeviceEXT device, int index, bool debug, Context::State& s) 
     s.context = create_core_context(s.display, 4, gl_minor, debug);
     if (s.context != EGL_NO_CONTEXT) break;
   }
-  if (s.context == EGL_NO_CONTEXT) throw_no_gl43(s.display, index);
+  if (s.context == EGL_NO_CONTEXT && min_gl <= 33)
+    s.context = create_core_context(s.display, 3, 3, debug);
+  if (s.context == EGL_NO_CONTEXT) throw_too_old(s.display, index, min_gl);
   if (!eglMakeCurrent(s.display, EGL_NO_SURFACE, EGL_NO_SURFACE, s.context))
     throw input_error("EGL device {}: no surfaceless context (EGL_KHR_surfaceless_context)", index);
   s.info = query_info(index);
@@ -229,18 +239,20 @@ void require_fp64(const DeviceInfo& d) {
         d.index, d.renderer);
 }
 
-Context Context::create(int device, bool debug) {
+Context Context::create(int device, bool debug, int min_gl) {
   const std::vector<EGLDeviceEXT> devices = egl_devices();
   const int index = choose_device(device, static_cast<int>(devices.size()));
   auto s = std::make_unique<State>();
   try {
-    open_device(devices[static_cast<std::size_t>(index)], index, debug, *s);
+    open_device(devices[static_cast<std::size_t>(index)], index, debug, *s, min_gl);
   } catch (...) {
     if (s->context != EGL_NO_CONTEXT) eglDestroyContext(s->display, s->context);
     throw;
   }
-  if (debug) enable_debug_output();
+  if (debug && (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug")))
+    enable_debug_output();
   g_debug = debug;
+  g_version = s->info.gl_major * 10 + s->info.gl_minor;
   return Context(std::move(s));
 }
 
@@ -268,6 +280,10 @@ bool Context::debug() const {
 
 bool debug_enabled() {
   return g_debug;
+}
+
+int gl_version() {
+  return g_version;
 }
 
 void check_errors(const char* where) {

@@ -44,8 +44,10 @@ void require_fp64(const DeviceInfo& d);
 class Context {
  public:
   // device: EGL device index, -1 = automatic (see the top of this file). debug: KHR_debug output
-  // (synchronous) and a fatal check_errors() after every dispatch.
-  static Context create(int device = -1, bool debug = false);
+  // (synchronous, where the context has it) and a fatal check_errors() after every dispatch.
+  // min_gl: the oldest core context accepted, 43 (GL 4.3, what compute shaders need) or 33 (GL
+  // 3.3: gl-raster, fp32); the newest the driver gives is taken either way.
+  static Context create(int device = -1, bool debug = false, int min_gl = 43);
 
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;
@@ -65,6 +67,11 @@ class Context {
 
 // True when the current context was created with debug = true.
 bool debug_enabled();
+
+// The current context's GL version as major * 10 + minor (46, 45, 43, 33), cached when
+// Context::create made it current: no GL query (a glGet* call makes NVIDIA's threaded driver
+// wait for its queue).
+int gl_version();
 
 // Fatal (SCFD_CHECK) if glGetError reports anything; the message names `where`, the GL error
 // codes and the last KHR_debug error message.

@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "gl/context.hpp"
 
 namespace scfd::gl {
 namespace {
 
 // Texture-side transfers wait for the kernels' image stores before them.
 void transfer_barrier() {
-  glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);
+  if (gl_version() >= 42) glMemoryBarrier(GL_TEXTURE_UPDATE_BARRIER_BIT);  // none below
 }
 
 // The first `texels` texels of a field as a host array of `Value`s in the order of `position`
@@ -84,8 +85,13 @@ FieldStorage::FieldStorage(std::size_t values, Precision p, Storage kind, int ma
   }
   glGenTextures(1, &texture_);
   glBindTexture(GL_TEXTURE_2D, texture_);
-  glTexStorage2D(GL_TEXTURE_2D, 1, p == Precision::fp64 ? GL_RGBA32UI : GL_RGBA32F,
-                 static_cast<GLsizei>(layout_.width), static_cast<GLsizei>(layout_.height));
+  const auto w = static_cast<GLsizei>(layout_.width), h = static_cast<GLsizei>(layout_.height);
+  if (gl_version() >= 42)
+    glTexStorage2D(GL_TEXTURE_2D, 1, p == Precision::fp64 ? GL_RGBA32UI : GL_RGBA32F, w, h);
+  else  // GL 3.3 (gl-raster): a mutable level 0 of the same format
+    glTexImage2D(GL_TEXTURE_2D, 0, p == Precision::fp64 ? GL_RGBA32UI : GL_RGBA32F, w, h, 0,
+                 p == Precision::fp64 ? GL_RGBA_INTEGER : GL_RGBA,
+                 p == Precision::fp64 ? GL_UNSIGNED_INT : GL_FLOAT, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -25,7 +25,7 @@ void add_line(ExpandedSource& s, const std::string& line, const char* origin = "
 // GLSL 4.50 where the context has it (the own-texel reads of element-wise bodies need GL 4.5),
 // 4.00 for doubles, else 3.30 (fp32 only; no `precise`).
 std::string version_line() {
-  const int v = epoxy_gl_version();
+  const int v = gl_version();
   return v >= 45 ? "#version 450 core" : v >= 40 ? "#version 400 core" : "#version 330 core";
 }
 
@@ -71,7 +71,12 @@ ExpandedSource fragment_source(std::string_view name, std::string_view text, Pre
   const std::string version = version_line();
   add_line(s, version, "<prelude>");
   if (version.find("330") != std::string::npos) {
-    if (d) throw CompileError(fmt::format("kernels/{}: fp64 needs GL 4.0", name));
+    if (d) {  // doubles below GLSL 4.00 come with the extension (DeviceInfo::fp64 says so)
+      if (!epoxy_has_gl_extension("GL_ARB_gpu_shader_fp64"))
+        throw CompileError(
+            fmt::format("kernels/{}: fp64 needs GL 4.0 or ARB_gpu_shader_fp64", name));
+      add_line(s, "#extension GL_ARB_gpu_shader_fp64 : require", "<prelude>");
+    }
     add_line(s, "#define precise", "<prelude>");
   }
   add_line(s, fmt::format("#define real {}", d ? "double" : "float"), "<prelude>");
@@ -267,7 +272,10 @@ RasterProgram compile_raster_source(std::string_view name, std::string_view text
     throw CompileError(fmt::format("kernels/{} ({}, fragment driver) does not link:\n{}", n,
                                    to_string(p), rewrite_log(log, fs.lines, n)));
   }
-  return RasterProgram(program, p, n, std::move(spec), std::move(formats));
+  const std::string& out = spec.images[0];
+  const bool reads_output = text.find("texel_" + out + "(") != std::string::npos ||
+                            text.find("load_" + out + "(") != std::string::npos;
+  return RasterProgram(program, p, n, std::move(spec), std::move(formats), reads_output);
 }
 
 RasterProgram compile_raster(std::string_view kernel, Precision p, const Defines& defines) {
@@ -277,12 +285,13 @@ RasterProgram compile_raster(std::string_view kernel, Precision p, const Defines
 }
 
 RasterProgram::RasterProgram(unsigned id, Precision p, std::string name, KernelSpec spec,
-                             std::vector<unsigned> buffer_formats)
+                             std::vector<unsigned> buffer_formats, bool reads_output)
     : id_(id),
       precision_(p),
       name_(std::move(name)),
       spec_(std::move(spec)),
-      buffer_formats_(std::move(buffer_formats)) {
+      buffer_formats_(std::move(buffer_formats)),
+      reads_output_(reads_output) {
   glGenFramebuffers(1, &framebuffer_);
   glGenVertexArrays(1, &vertex_array_);
   buffer_textures_.resize(spec_.buffers.size());
@@ -307,7 +316,9 @@ RasterProgram::RasterProgram(RasterProgram&& o) noexcept
       buffer_formats_(std::move(o.buffer_formats_)),
       buffer_textures_(std::move(o.buffer_textures_)),
       output_(std::exchange(o.output_, nullptr)),
-      uniforms_(std::move(o.uniforms_)) {}
+      uniforms_(std::move(o.uniforms_)),
+      reads_output_(o.reads_output_),
+      scratch_(std::move(o.scratch_)) {}
 
 RasterProgram& RasterProgram::operator=(RasterProgram&& o) noexcept {
   RasterProgram moved(std::move(o));  // releases this one's GL names on leaving
@@ -321,6 +332,8 @@ RasterProgram& RasterProgram::operator=(RasterProgram&& o) noexcept {
   std::swap(buffer_textures_, moved.buffer_textures_);
   std::swap(output_, moved.output_);
   std::swap(uniforms_, moved.uniforms_);
+  std::swap(reads_output_, moved.reads_output_);
+  std::swap(scratch_, moved.scratch_);
   return *this;
 }
 
@@ -404,11 +417,47 @@ void RasterProgram::run(std::size_t n) {
              output_->size());
   if (total == 0) return;
   set("n", static_cast<std::uint32_t>(n));
+  // Below GL 4.5 a fragment may not read the texel it writes: such a body draws into a copy of
+  // the output and the copy is blitted back (ping-pong).
+  const bool ping_pong = reads_output_ && gl_version() < 45;
+  const TextureLayout& L = output_->layout();
+  const auto rows = static_cast<GLint>(L.rows_used());
+  if (ping_pong) {
+    if (scratch_.size() != output_->size()) {
+      GLint max_size = 0;
+      glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+      scratch_ = FieldStorage(output_->size(), precision_, Storage::texture, max_size);
+      // Making a texture binds it to the active unit, which may be the output's: bind it again.
+      output_->bind_read(static_cast<unsigned>(spec_.fields.size()));
+    }
+    blit(output_->texture(), scratch_.texture(), static_cast<GLint>(L.width), rows);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, scratch_.texture(),
+                           0);
+  }
   const std::size_t full = total / vpt, rest = total % vpt;
   const unsigned all = 4;
   if (full > 0) draw(0, full, all);
   // The last texel's entries below `total` only: fp64 takes two channels per value.
   if (rest > 0) draw(full, full + 1, static_cast<unsigned>(rest * (4 / vpt)));
+  if (ping_pong) {
+    blit(scratch_.texture(), output_->texture(), static_cast<GLint>(L.width), rows);
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, output_->texture(),
+                           0);
+  }
+}
+
+void RasterProgram::blit(unsigned from, unsigned to, int width, int rows) {
+  GLuint read = 0;
+  glGenFramebuffers(1, &read);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, read);
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, from, 0);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer_);
+  glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, to, 0);
+  glBlitFramebuffer(0, 0, width, rows, 0, 0, width, rows, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &read);
 }
 
 void RasterProgram::draw(std::size_t first_texel, std::size_t end_texel, unsigned channels) {
@@ -427,7 +476,7 @@ void RasterProgram::draw(std::size_t first_texel, std::size_t end_texel, unsigne
     glViewport(0, 0, static_cast<GLsizei>(L.width), static_cast<GLsizei>(rows));
   }
   glColorMask(channels > 0, channels > 1, channels > 2, channels > 3);
-  if (epoxy_gl_version() >= 45) glTextureBarrier();  // own-texel reads after earlier draws
+  if (gl_version() >= 45) glTextureBarrier();  // own-texel reads after earlier draws
   glDrawArrays(GL_TRIANGLES, 0, 3);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   if (debug_enabled()) check_errors(name_.c_str());

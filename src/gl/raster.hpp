@@ -6,7 +6,8 @@
 // (entry3: at most two), or once (texel), and writes the packed texel. Inputs are read as in the
 // compute driver's texture storage (texelFetch through texel_<f> / load_<f>); a body that reads its
 // own output (an element-wise update such as axpy) reads only the texel its fragment writes, which
-// GL 4.5 allows (texture barrier semantics).
+// GL 4.5 allows (texture barrier semantics); below 4.5 it draws into a copy of the output, which
+// is then blitted back (ping-pong).
 //
 // No storage buffers, images or compute shaders: `// scfd: index` arrays are buffer textures over
 // the same GL buffers (R32I / R32UI / R32F, fp64 as RG32UI), and the driver rewrites each
@@ -64,9 +65,11 @@ class RasterProgram {
   friend RasterProgram compile_raster_source(std::string_view, std::string_view, Precision,
                                              const Defines&);
   RasterProgram(unsigned id, Precision p, std::string name, KernelSpec spec,
-                std::vector<unsigned> buffer_formats);
+                std::vector<unsigned> buffer_formats, bool reads_output);
   int location(const char* uniform);
   void draw(std::size_t first_texel, std::size_t end_texel, unsigned channels);
+  // Copies rows [0, rows) of texture `from` into texture `to` (glBlitFramebuffer).
+  void blit(unsigned from, unsigned to, int width, int rows);
 
   unsigned id_ = 0, framebuffer_ = 0, vertex_array_ = 0;
   Precision precision_ = Precision::fp64;
@@ -76,6 +79,8 @@ class RasterProgram {
   std::vector<unsigned> buffer_textures_;  // one buffer texture name per index buffer
   const FieldStorage* output_ = nullptr;
   std::vector<std::pair<std::string, int>> uniforms_;
+  bool reads_output_ = false;  // the body reads its output (texel_<out> / load_<out>)
+  FieldStorage scratch_;       // below GL 4.5: the copy such a body draws into
 };
 
 // Reductions in the thesis's multi-pass style: each pass is a draw of kernels/raster_fold.glsl

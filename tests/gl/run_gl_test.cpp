@@ -275,6 +275,36 @@ TEST(GlRaster, TwoAndThreeRanksMatchSerial) {
       "gl-raster", 2);
 }
 
+// A device that offers GL 3.3 only (Mesa told so): gl-raster runs, fp32 as such a device would,
+// and the log names the context. The cavity's figures to fp32 precision.
+TEST(GlRaster, RunsOnAGl33Context) {
+  const std::string env = "MESA_GL_VERSION_OVERRIDE=3.3 MESA_GLSL_VERSION_OVERRIDE=330 ";
+  const auto dir = test::fresh_directory("gl33");
+  const std::string sets =
+      " --set solver.backend=gl-raster --set solver.precision=fp32 --set physics.model=ns-exact"
+      " --set solver.momentum_tolerance=1e-5 --set solver.pressure_tolerance=1e-5 "
+      "--set probes.pressure=true --set output.directory=";
+  const std::string run =
+      std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR + "/" + kCavity + " " + kCavityShort;
+  const auto gpu = test::run_command(env + run + sets + (dir / "gpu").string());
+  ASSERT_EQ(gpu.exit_code, 0) << gpu.out << gpu.err;
+  EXPECT_NE(gpu.out.find("OpenGL 3.3"), std::string::npos) << gpu.out;
+  const auto cpu = test::run_command(run +
+                                     " --set solver.backend=cpu --set physics.model=ns-exact"
+                                     " --set probes.pressure=true --set output.directory=" +
+                                     (dir / "cpu").string());
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.out << cpu.err;
+  const std::string g = test::slurp(dir / "gpu" / "ns-exact_summary.json"),
+                    c = test::slurp(dir / "cpu" / "ns-exact_summary.json");
+  const double energy = test::json_number(c, "kinetic_energy");
+  EXPECT_NEAR(test::json_number(g, "kinetic_energy"), energy, 1e-5 * energy);
+  for (int i = 0; i < 30; ++i) {
+    const std::string probe = "probe" + std::to_string(i) + "_ux";
+    EXPECT_NEAR(test::json_number(g, probe), test::json_number(c, probe), 5e-5) << probe;
+  }
+  fs::remove_all(dir);
+}
+
 TEST(GlRun, AutoTakesCpuOnASoftwareRendererAndSaysWhy) {
   const RunResult r = run_case(kPart, "--set solver.backend=auto");
   ASSERT_EQ(r.exit_code, 0) << r.out;

@@ -67,7 +67,7 @@ struct Operators::Programs {
     const auto compile = [&](const char* kernel, const scfd::gl::Defines& defines) {
       return scfd::gl::compile_body(kernel, driver, p, defines, storage);
     };
-    const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk)}};
+    const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk) + "u"}};  // uint
     gradient = compile("gradient", {});
     rotation = compile("rotation", sell);
     node_laplacian = compile("node_laplacian", sell);
