@@ -53,6 +53,9 @@ class HeatModel final : public Model {
   void check_finite(const std::vector<real>& v, double t) const;
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
+  // The Dirichlet values at time t written into dirichlet_ at the Dirichlet nodes (boundary
+  // values: GL_POINTS on gl-raster); its other entries stay 0.
+  void write_dirichlet(double t);
   std::vector<real> temperature() const;
   void add_heat_flows(const std::vector<real>& t, std::vector<std::pair<std::string, double>>& out);
 
@@ -74,6 +77,7 @@ class HeatModel final : public Model {
   std::unique_ptr<Field> kept_t_;   // keep_state: T of the kept step, at kept_time_, kept_step_
   double kept_time_ = 0;
   int kept_step_ = 0;
+  std::vector<index> dirichlet_nodes_;  // local nodes with a Dirichlet value (ghosts included)
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
   // M/Δt + θ(K + R) with the Dirichlet elimination, assembled once: d, θ and the weights are
@@ -116,7 +120,10 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   for (index n = 0; n < m.n_owned_nodes; ++n)
     if (setup_.dirichlet_bc[n] >= 0) fixed[n] = 1;
   nodes_.exchange(std::span<real>(fixed));
-  for (std::size_t n = 0; n < nn; ++n) free[n] = 1 - fixed[n];
+  for (std::size_t n = 0; n < nn; ++n) {
+    free[n] = 1 - fixed[n];
+    if (fixed[n] != 0) dirichlet_nodes_.push_back(static_cast<index>(n));
+  }
   std::vector<real> w(static_cast<std::size_t>(m.n_edges));
   topology::edge_weights(m, setup_.conductivity, w);
   std::vector<real> d(nn), mass_dt(nn, 0);
@@ -134,7 +141,8 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   tmp_ = be.make_field(m.n_nodes);
   load_old_ = load_vector(t_);
   load_ = be_.make_field_from(load_old_);
-  dirichlet_ = be_.make_field_from(dirichlet_values(t_));
+  dirichlet_ = be_.make_field(m.n_nodes);
+  write_dirichlet(t_);
 
   // Initial condition (Dirichlet nodes take their boundary value).
   const config::Expression init = c.function("initial.temperature", 0.0);
@@ -215,6 +223,14 @@ std::vector<real> HeatModel::load_vector(double t) const {
   return f;
 }
 
+void HeatModel::write_dirichlet(double t) {
+  const std::vector<real> g = dirichlet_values(t);
+  std::vector<real> at_nodes(dirichlet_nodes_.size());
+  for (std::size_t k = 0; k < at_nodes.size(); ++k)
+    at_nodes[k] = g[static_cast<std::size_t>(dirichlet_nodes_[k])];
+  be_.upload_entries(dirichlet_nodes_, at_nodes, *dirichlet_);
+}
+
 std::vector<real> HeatModel::dirichlet_values(double t) const {
   std::vector<real> g(static_cast<std::size_t>(m_.n_nodes), 0);
   for (index n = 0; n < m_.n_owned_nodes; ++n) {
@@ -253,7 +269,7 @@ StepReport HeatModel::advance() {
     }
   }
   // Dirichlet elimination: rhs_free −= θ K g, rhs_fixed = g; initial guess takes g too.
-  if (!loads_constant_) be_.upload(dirichlet_values(t_new), *dirichlet_);
+  if (!loads_constant_) write_dirichlet(t_new);
   be_.node_laplacian(m_, *w_, *dirichlet_, *tmp_);
   be_.axpy(-theta_, *tmp_, *rhs_);
   be_.multiply(*free_, *rhs_, *rhs_);

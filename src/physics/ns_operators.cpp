@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/error.hpp"
 #include "solvers/assembly.hpp"
 #include "solvers/collectives.hpp"
 
@@ -12,6 +13,8 @@ namespace scfd::physics::ns {
 Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g) {
   mass = be.make_field_from(g.mass);
   fixed = be.make_field_from(g.fixed);
+  for (std::size_t f = 0; f < g.fixed.size(); ++f)
+    if (g.fixed[f] != 0) fixed_faces.push_back(static_cast<index>(f));
   std::vector<real> free_host(g.fixed.size()), neg(g.mobility.size());
   for (std::size_t i = 0; i < free_host.size(); ++i) free_host[i] = 1 - g.fixed[i];
   for (std::size_t i = 0; i < neg.size(); ++i) neg[i] = -g.mobility[i];
@@ -32,7 +35,16 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
 }
 
 void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& b) {
-  be.upload(b.flux, *bc_flux);
+  SCFD_CHECK(b.flux.size() == static_cast<std::size_t>(bc_flux->size()), "{} boundary fluxes",
+             b.flux.size());
+  std::size_t nonzero = 0;
+  for (const real v : b.flux) nonzero += v != 0 ? 1 : 0;
+  std::vector<real> flux(fixed_faces.size());
+  for (std::size_t k = 0; k < flux.size(); ++k)
+    flux[k] = b.flux[static_cast<std::size_t>(fixed_faces[k])];
+  for (const real v : flux) nonzero -= v != 0 ? 1 : 0;
+  SCFD_CHECK(nonzero == 0, "{} boundary fluxes on faces whose flux is not data", nonzero);
+  be.upload_entries(fixed_faces, flux, *bc_flux);
   be.upload(b.velocity, *bc_velocity);
   be.upload(b.pressure, *bc_pressure);
   be.upload(b.circulation, *bc_circulation);

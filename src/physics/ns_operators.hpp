@@ -35,9 +35,11 @@ inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
 // fields n_cells, curl fields n_curl, boundary fields one (or 3) per owned boundary face.
 struct Coefficients {
   Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g);
-  // Uploads the boundary data at one time.
+  // Uploads the boundary data at one time; the fluxes at the faces whose flux is data only
+  // (Backend::upload_entries: GL_POINTS on gl-raster), bc_flux is 0 elsewhere from the start.
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
 
+  std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)
   FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
       cfl_weight, courant_weight;                    // geometry
   FieldPtr bc_flux;                                  // faces: the fluxes that are data

@@ -485,9 +485,27 @@ TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
 }
 
-// A random sparse matrix: row lengths 0 to 40 (empty rows, rows longer than a SELL slice is
-// wide), float-representable values.
-// Rows of up to `longest` entries (every 7th row: up to 2).
+// Boundary values at listed entries (every 7th and the last; GL_POINTS on gl-raster), twice
+// through the same list, then through the same list edited in place (its point list rebuilt).
+TEST_P(GlBackendTest, UploadEntriesWritesOnlyItsEntries) {
+  const std::size_t n = 5003;
+  Pair f = make_pair(std::vector<real>(n, 9.0));
+  std::vector<index> entries;
+  for (std::size_t i = 2; i < n; i += 7) entries.push_back(static_cast<index>(i));
+  entries.push_back(static_cast<index>(n - 1));
+  for (const unsigned seed : {23u, 24u, 25u}) {
+    if (seed == 25u) entries.front() = 0;  // edited in place: the same data pointer
+    const std::vector<real> v = random_values(entries.size(), seed, precision());
+    cpu.upload_entries(entries, v, *f.cpu);
+    gpu->upload_entries(entries, v, *f.gpu);
+    EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << seed;
+  }
+  gpu->upload_entries({}, {}, *f.gpu);
+  EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
+}
+
+// A random sparse matrix: rows of 0 to `longest` entries (every 7th row: up to 2; empty rows,
+// rows longer than a SELL slice is wide), float-representable values.
 SparseMatrix random_matrix(index rows, index cols, index longest, std::uint64_t seed, Precision p) {
   SparseMatrix a;
   a.rows = rows;

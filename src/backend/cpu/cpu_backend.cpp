@@ -89,6 +89,18 @@ void CpuBackend::upload_range(std::span<const real> values, Field& xf, index off
   std::copy(values.begin(), values.end(), x.begin() + offset);
 }
 
+void CpuBackend::upload_entries(std::span<const index> entries, std::span<const real> values,
+                                Field& xf) const {
+  auto x = host(xf);
+  SCFD_CHECK(entries.size() == values.size(), "{} values for {} entries", values.size(),
+             entries.size());
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    SCFD_CHECK(entries[k] >= 0 && static_cast<std::size_t>(entries[k]) < x.size(),
+               "upload_entries: entry {} of a field of {}", entries[k], x.size());
+    x[static_cast<std::size_t>(entries[k])] = values[k];
+  }
+}
+
 void CpuBackend::axpy(real a, const Field& xf, Field& yf) const {
   check_same_size(xf, yf);
   auto x = host(xf);

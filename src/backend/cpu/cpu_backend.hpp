@@ -64,6 +64,8 @@ class CpuBackend final : public Backend {
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
+  void upload_entries(std::span<const index> entries, std::span<const real> values,
+                      Field& x) const override;
   void fill(Field& y, real value) const override;
   void copy(const Field& x, Field& y) const override;
   using Backend::dot;

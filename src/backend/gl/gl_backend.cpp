@@ -25,6 +25,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <list>
 #include <map>
 #include <string>
 #include <utility>
@@ -169,6 +170,13 @@ struct GlBackend::State {
   std::unique_ptr<gl::PointWriter> points;
   std::vector<std::pair<std::array<std::size_t, 3>, gl::PointWriter::Points>> point_lists;
   std::map<std::size_t, FieldStorage> send_fields;
+  struct EntryPoints {  // a point list of upload_entries (boundary values)
+    const index* key = nullptr;
+    std::size_t width = 0;
+    std::vector<index> host;
+    gl::PointWriter::Points points;
+  };
+  std::list<EntryPoints> entry_lists;  // a list: references to its elements stay valid
   // FieldStorage bytes of the live fields (GlField adds and removes its own); shared, so a field
   // that outlives the backend by mistake does not write into freed memory.
   std::shared_ptr<std::size_t> field_bytes = std::make_shared<std::size_t>(0);
@@ -201,6 +209,24 @@ struct GlBackend::State {
     if (!reducer)
       reducer = std::make_unique<gl::RasterReducer>(precision, context.info().max_texture_size);
     return *reducer;
+  }
+
+  // The point list of `entries` in fields of `layout`, built once per list: the key is the span's
+  // data pointer, size and the layout's width; a hit is used only if its entries still equal the
+  // span's (as device_indices).
+  gl::PointWriter::Points& entry_points(std::span<const index> entries,
+                                        const gl::TextureLayout& layout) {
+    if (!points) points = std::make_unique<gl::PointWriter>(precision);
+    for (EntryPoints& e : entry_lists)
+      if (e.key == entries.data() && e.width == layout.width && e.host.size() == entries.size() &&
+          std::equal(e.host.begin(), e.host.end(), entries.begin()))
+        return e.points;
+    std::vector<std::size_t> at(entries.begin(), entries.end());
+    if (entry_lists.size() == kMaxIndexLists) entry_lists.pop_front();
+    entry_lists.push_back({entries.data(), layout.width,
+                           std::vector<index>(entries.begin(), entries.end()),
+                           points->points(at, layout)});
+    return entry_lists.back().points;
   }
 
   // The point list of entries [offset, offset + count) in fields of `layout`, built once.
@@ -401,6 +427,26 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   prog.set("offset", u32(offset));
   prog.set("count", static_cast<std::uint32_t>(values.size()));
   prog.dispatch(texels);
+}
+
+void GlBackend::upload_entries(std::span<const index> entries, std::span<const real> values,
+                               Field& x) const {
+  SCFD_CHECK(entries.size() == values.size(), "{} values for {} entries", values.size(),
+             entries.size());
+  for (const index e : entries)
+    SCFD_CHECK(e >= 0 && e < x.size(), "upload_entries: entry {} of a field of {}", e, x.size());
+  if (entries.empty()) return;
+  FieldStorage& f = storage(x);
+  if (state_->raster()) {
+    gl::PointWriter::Points& list = state_->entry_points(entries, f.layout());
+    state_->points->write(list, values, f);
+    return;
+  }
+  std::vector<real> host(static_cast<std::size_t>(x.size()));
+  f.download(host);
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    host[static_cast<std::size_t>(entries[k])] = values[k];
+  f.upload(host);
 }
 
 void GlBackend::fill(Field& y, real value) const {
