@@ -23,7 +23,7 @@ void add_line(ExpandedSource& s, const std::string& line, const char* origin = "
 }
 
 // GLSL 4.50 where the context has it (the own-texel reads of element-wise bodies need GL 4.5),
-// 4.00 for doubles, else 3.30 (fp32 only; no `precise`).
+// 4.00 below, 3.30 on a 3.3 context (no `precise`; doubles through ARB_gpu_shader_fp64).
 std::string version_line() {
   const int v = gl_version();
   return v >= 45 ? "#version 450 core" : v >= 40 ? "#version 400 core" : "#version 330 core";
@@ -190,6 +190,24 @@ GLuint compile_shader(GLenum kind, const ExpandedSource& s, std::string_view nam
   return shader;
 }
 
+// Links a vertex and a fragment shader (both deleted here) whose output is `scfd_out`; 0 and the
+// log in `log` when the link fails.
+GLuint link_program(GLuint vertex, GLuint fragment, std::string& log) {
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, vertex);
+  glAttachShader(program, fragment);
+  glBindFragDataLocation(program, 0, "scfd_out");
+  glLinkProgram(program);
+  glDeleteShader(vertex);
+  glDeleteShader(fragment);
+  GLint ok = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &ok);
+  if (ok) return program;
+  log = info_log(program, true);
+  glDeleteProgram(program);
+  return 0;
+}
+
 // A triangle that covers the viewport (no vertex attributes).
 ExpandedSource vertex_source() {
   ExpandedSource s;
@@ -257,18 +275,9 @@ RasterProgram compile_raster_source(std::string_view name, std::string_view text
     glDeleteShader(vertex);
     throw;
   }
-  const GLuint program = glCreateProgram();
-  glAttachShader(program, vertex);
-  glAttachShader(program, fragment);
-  glBindFragDataLocation(program, 0, "scfd_out");
-  glLinkProgram(program);
-  glDeleteShader(vertex);
-  glDeleteShader(fragment);
-  GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    const std::string log = info_log(program, true);
-    glDeleteProgram(program);
+  std::string log;
+  const GLuint program = link_program(vertex, fragment, log);
+  if (program == 0) {
     throw CompileError(fmt::format("kernels/{} ({}, fragment driver) does not link:\n{}", n,
                                    to_string(p), rewrite_log(log, fs.lines, n)));
   }
@@ -612,18 +621,10 @@ GLuint link_points_program(Precision p) {
   add_line(
       fs, d ? "  scfd_out = uvec4(value, value);" : "  scfd_out = vec4(uintBitsToFloat(value.x));");
   add_line(fs, "}");
-  const GLuint v = compile_shader(GL_VERTEX_SHADER, vs, "<points>", p);
-  const GLuint f = compile_shader(GL_FRAGMENT_SHADER, fs, "<points>", p);
-  const GLuint program = glCreateProgram();
-  glAttachShader(program, v);
-  glAttachShader(program, f);
-  glBindFragDataLocation(program, 0, "scfd_out");
-  glLinkProgram(program);
-  glDeleteShader(v);
-  glDeleteShader(f);
-  GLint ok = 0;
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  SCFD_CHECK(ok, "the point-sprite program does not link: {}", info_log(program, true));
+  std::string log;
+  const GLuint program = link_program(compile_shader(GL_VERTEX_SHADER, vs, "<points>", p),
+                                      compile_shader(GL_FRAGMENT_SHADER, fs, "<points>", p), log);
+  SCFD_CHECK(program != 0, "the point-sprite program does not link: {}", log);
   return program;
 }
 
