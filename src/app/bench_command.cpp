@@ -241,6 +241,11 @@ int run_bench(const BenchOptions& opt) {
                     timings_report(amg, copy_gbps, opt.peak_gbps, nranks));
   }
   if (!opt.json.empty() && log::rank() == 0) {
+    // gl-raster draws into texture fields whatever --storage says.
+    const std::string storage_json =
+        be->name() == "cpu"
+            ? "null"
+            : json::string(be->name() == "gl-raster" ? std::string("texture") : opt.storage);
     const std::string text = fmt::format(
         "{{\n  \"command\": {},\n  \"date\": {},\n  \"machine\": {},\n"
         "  \"mesh\": {{\"source\": {}, \"generated\": {}, \"dim\": {}, \"cells\": {}, "
@@ -252,8 +257,7 @@ int run_bench(const BenchOptions& opt) {
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {},\n  \"amg\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
-        json::string(be->name()), json::string(be->precision()),
-        be->name() == "cpu" ? "null" : json::string(opt.storage), opt.timing.repeat,
+        json::string(be->name()), json::string(be->precision()), storage_json, opt.timing.repeat,
         json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
         json::number(memory), json::number(largest_cells),
         timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json, amg_json);
