@@ -394,11 +394,13 @@ void RasterProgram::bind(std::initializer_list<const Buffer*> buffers,
   };
   unsigned unit = 0;
   std::size_t k = 0;
+  output_ = *images.begin();
+  aliased_ = false;
   for (const FieldStorage* f : fields) {
     check(spec_.fields[k++], *f);
     f->bind_read(unit++);
+    aliased_ = aliased_ || f == output_;  // an in-place update (y <- free .* y)
   }
-  output_ = *images.begin();
   check(spec_.images[0], *output_);
   output_->bind_read(unit++);
   k = 0;
@@ -428,7 +430,7 @@ void RasterProgram::run(std::size_t n) {
   set("n", static_cast<std::uint32_t>(n));
   // Below GL 4.5 a fragment may not read the texel it writes: such a body draws into a copy of
   // the output and the copy is blitted back (ping-pong).
-  const bool ping_pong = reads_output_ && gl_version() < 45;
+  const bool ping_pong = (reads_output_ || aliased_) && gl_version() < 45;
   const TextureLayout& L = output_->layout();
   const auto rows = static_cast<GLint>(L.rows_used());
   if (ping_pong) {

@@ -80,6 +80,7 @@ class RasterProgram {
   const FieldStorage* output_ = nullptr;
   std::vector<std::pair<std::string, int>> uniforms_;
   bool reads_output_ = false;  // the body reads its output (texel_<out> / load_<out>)
+  bool aliased_ = false;       // the bound output is also one of the bound inputs
   FieldStorage scratch_;       // below GL 4.5: the copy such a body draws into
 };
 

@@ -141,7 +141,7 @@ TEST(RasterDriver, VectorBodyMatchesTheHost) {
 }
 
 // kernels/axpy.glsl, an element-wise body that reads the texel it writes, over the first n of
-// n + 1 entries.
+// n + 1 entries; then kernels/multiply.glsl with its output bound as an input.
 TEST(RasterDriver, ElementWiseBodyUpdatesInPlace) {
   raster_context();
   for (const Precision p : {Precision::fp64, Precision::fp32}) {
@@ -157,6 +157,12 @@ TEST(RasterDriver, ElementWiseBodyUpdatesInPlace) {
     prog.run(n);
     std::vector<double> want = y;
     for (std::size_t i = 0; i < n; ++i) want[i] = round_to(p, y[i] + round_to(p, a) * x[i]);
+    expect_equal(p, download(fy), want);
+    // The output bound as an input too (y <- x .* y, as the models mask fields in place).
+    RasterProgram mul = compile_raster("multiply", p);
+    mul.bind({}, {&fx, &fy}, {&fy});
+    mul.run(n);
+    for (std::size_t i = 0; i < n; ++i) want[i] = round_to(p, x[i] * want[i]);
     expect_equal(p, download(fy), want);
   }
 }
