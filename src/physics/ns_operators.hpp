@@ -131,7 +131,8 @@ class PressureSolve {
  public:
   PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                 const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options);
-  // psi from v (faces, with ghosts); psi starts from 0 and ends with its ghosts exchanged; without
+  // psi from v (faces, with ghosts); psi starts from its value on entry (the caller's last
+  // answer: the initial guess) and ends with its ghosts exchanged; without
   // an outlet its mean over the cells is 0 (so the pressure's too, on every backend, rank count
   // and preconditioner). Stops
   // at |r| <= tolerance |b| or |r| <= tolerance |v|: near a steady state D v is itself tiny, and
