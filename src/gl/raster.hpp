@@ -1,4 +1,4 @@
-// Fragment programs: the streaming style of the seed thesis (docs/gpu.md "gl-raster"), the
+// Fragment programs: the streaming style of the seed thesis (docs/gpu.md §9, gl-raster), the
 // driver the gl-raster backend runs kernel bodies with. A body (`// scfd: body entry|entry3|texel`,
 // gl/driver.hpp) is compiled unchanged into a fragment shader drawn over its output field's
 // texture, which is the colour attachment of a framebuffer: one fragment per output texel, which
@@ -6,8 +6,8 @@
 // (entry3: at most two), or once (texel), and writes the packed texel. Inputs are read as in the
 // compute driver's texture storage (texelFetch through texel_<f> / load_<f>); a body that reads its
 // own output (an element-wise update such as axpy) reads only the texel its fragment writes, which
-// GL 4.5 allows (texture barrier semantics); below 4.5 it draws into a copy of the output, which
-// is then blitted back (ping-pong).
+// GL 4.5 allows (texture barrier semantics); below 4.5 it, and a draw whose output is also bound
+// as an input, draws into a copy of the output, which is then blitted back (ping-pong).
 //
 // No storage buffers, images or compute shaders: `// scfd: index` arrays are buffer textures over
 // the same GL buffers (R32I / R32UI / R32F, fp64 as RG32UI), and the driver rewrites each
