@@ -125,9 +125,9 @@ class Backend {
   virtual void download_indices(const Field& x, std::span<const index> indices,
                                 std::span<real> out) const = 0;
   virtual void upload_range(std::span<const real> values, Field& x, index offset) const = 0;
-  // Boundary values: x[entries[k]] = values[k] (distinct entries, in any order), the field's
-  // other entries unchanged. gl-raster draws them as GL_POINTS (a point list per entry list,
-  // built once); the entry list must keep its contents between calls to be reused.
+  // A boundary-data field: x[entries[k]] = values[k] (distinct entries, in any order) and 0 in
+  // every other entry. gl-raster clears the texture and draws the values as GL_POINTS (a point
+  // list per entry list, built once); the others upload the whole field once.
   virtual void upload_entries(std::span<const index> entries, std::span<const real> values,
                               Field& x) const = 0;
 

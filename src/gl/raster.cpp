@@ -327,6 +327,7 @@ RasterProgram::RasterProgram(RasterProgram&& o) noexcept
       output_(std::exchange(o.output_, nullptr)),
       uniforms_(std::move(o.uniforms_)),
       reads_output_(o.reads_output_),
+      aliased_(o.aliased_),
       scratch_(std::move(o.scratch_)) {}
 
 RasterProgram& RasterProgram::operator=(RasterProgram&& o) noexcept {
@@ -342,6 +343,7 @@ RasterProgram& RasterProgram::operator=(RasterProgram&& o) noexcept {
   std::swap(output_, moved.output_);
   std::swap(uniforms_, moved.uniforms_);
   std::swap(reads_output_, moved.reads_output_);
+  std::swap(aliased_, moved.aliased_);
   std::swap(scratch_, moved.scratch_);
   return *this;
 }

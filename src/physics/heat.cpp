@@ -54,7 +54,7 @@ class HeatModel final : public Model {
   std::vector<real> load_vector(double t) const;  // f(t)
   std::vector<real> dirichlet_values(double t) const;
   // The Dirichlet values at time t written into dirichlet_ at the Dirichlet nodes (boundary
-  // values: GL_POINTS on gl-raster); its other entries stay 0.
+  // values: GL_POINTS on gl-raster), 0 at every other node.
   void write_dirichlet(double t);
   std::vector<real> temperature() const;
   void add_heat_flows(const std::vector<real>& t, std::vector<std::pair<std::string, double>>& out);

@@ -36,7 +36,7 @@ inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
 struct Coefficients {
   Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g);
   // Uploads the boundary data at one time; the fluxes at the faces whose flux is data only
-  // (Backend::upload_entries: GL_POINTS on gl-raster), bc_flux is 0 elsewhere from the start.
+  // (Backend::upload_entries: GL_POINTS on gl-raster), bc_flux 0 elsewhere.
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
 
   std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)

@@ -485,9 +485,10 @@ TEST_P(GlBackendTest, UploadRangeWritesOnlyItsRange) {
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
 }
 
-// Boundary values at listed entries (every 7th and the last; GL_POINTS on gl-raster), twice
-// through the same list, then through the same list edited in place (its point list rebuilt).
-TEST_P(GlBackendTest, UploadEntriesWritesOnlyItsEntries) {
+// A boundary-data field: values at listed entries (every 7th and the last; GL_POINTS on
+// gl-raster), 0 at the others, twice through the same list, then through the same list edited
+// in place (its point list rebuilt).
+TEST_P(GlBackendTest, UploadEntriesWritesItsEntriesAndZerosTheRest) {
   const std::size_t n = 5003;
   Pair f = make_pair(std::vector<real>(n, 9.0));
   std::vector<index> entries;
@@ -499,9 +500,12 @@ TEST_P(GlBackendTest, UploadEntriesWritesOnlyItsEntries) {
     cpu.upload_entries(entries, v, *f.cpu);
     gpu->upload_entries(entries, v, *f.gpu);
     EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << seed;
+    EXPECT_EQ(values(*gpu, *f.gpu)[1], 0.0) << seed;  // not listed: 9 before the first call
   }
+  cpu.upload_entries({}, {}, *f.cpu);
   gpu->upload_entries({}, {}, *f.gpu);
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
+  EXPECT_EQ(values(*gpu, *f.gpu)[n - 1], 0.0);
 }
 
 // A random sparse matrix: rows of 0 to `longest` entries (every 7th row: up to 2; empty rows,

@@ -94,6 +94,7 @@ void CpuBackend::upload_entries(std::span<const index> entries, std::span<const 
   auto x = host(xf);
   SCFD_CHECK(entries.size() == values.size(), "{} values for {} entries", values.size(),
              entries.size());
+  std::fill(x.begin(), x.end(), real(0));
   for (std::size_t k = 0; k < entries.size(); ++k) {
     SCFD_CHECK(entries[k] >= 0 && static_cast<std::size_t>(entries[k]) < x.size(),
                "upload_entries: entry {} of a field of {}", entries[k], x.size());

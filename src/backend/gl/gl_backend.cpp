@@ -435,15 +435,16 @@ void GlBackend::upload_entries(std::span<const index> entries, std::span<const r
              entries.size());
   for (const index e : entries)
     SCFD_CHECK(e >= 0 && e < x.size(), "upload_entries: entry {} of a field of {}", e, x.size());
-  if (entries.empty()) return;
   FieldStorage& f = storage(x);
-  if (state_->raster()) {
+  if (state_->raster()) {  // a clear, then one GL_POINT per value
+    if (x.size() == 0) return;
+    gl::clear_texture(f);
+    if (entries.empty()) return;
     gl::PointWriter::Points& list = state_->entry_points(entries, f.layout());
     state_->points->write(list, values, f);
     return;
   }
-  std::vector<real> host(static_cast<std::size_t>(x.size()));
-  f.download(host);
+  std::vector<real> host(static_cast<std::size_t>(x.size()), 0);
   for (std::size_t k = 0; k < entries.size(); ++k)
     host[static_cast<std::size_t>(entries[k])] = values[k];
   f.upload(host);

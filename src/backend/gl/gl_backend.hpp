@@ -69,7 +69,7 @@ class GlBackend final : public Backend {
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
-  // gl-raster: GL_POINTS; gl-compute: through the host (a download and an upload of the field).
+  // gl-raster: a clear and GL_POINTS; gl-compute: one upload of the whole field.
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       Field& x) const override;
   void fill(Field& y, real value) const override;
