@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "config/case.hpp"
 #include "mesh_io/raw_mesh.hpp"
 #include "topology/mesh.hpp"
 
@@ -28,6 +29,13 @@ struct MeshRecipe {
 
 // The mesh file `path` as a recipe.
 MeshRecipe mesh_file(const std::string& path);
+
+// The [mesh] section of a case: `file` (a Gmsh file), or `generate` = "cube" | "square" with
+// `divisions` ([nx, ny, nz] or [nx, ny] cells per axis of the unit box), `jitter` (0) and `seed`
+// (1) (mesh_io/generate.hpp: patches left/right/bottom/top/front/back, region "domain"). InputError
+// naming the key for both or neither, bad divisions, a mesh too large for 32-bit indices or a
+// jitter outside [0, 0.5]. Reads the keys on every rank; only rank 0 makes the mesh.
+MeshRecipe case_mesh(const config::Case& c);
 
 // This rank's mesh. Logs the notes of the mesh build and the partition quality (rank 0).
 topology::Mesh load_mesh(const MeshRecipe& recipe, MeshInfo& info);

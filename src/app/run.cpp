@@ -148,7 +148,7 @@ int run_case(const RunOptions& opt) {
   topology::Mesh mesh;
   {
     ScopedPhase phase(summary.timers, "mesh");
-    mesh = load_mesh(mesh_file(c.resolve_path("mesh.file").string()), mesh_info);
+    mesh = load_mesh(case_mesh(c), mesh_info);
   }
   const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
   const backend::Backend& be = *chosen.backend;

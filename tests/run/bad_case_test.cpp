@@ -109,6 +109,17 @@ const BadValue kBadValues[] = {
      "time.steady_tolerance: must be >= 0 and < 1"},
     {"cfl_above_max", "cavity2d", "time.cfl=30", "time.cfl: must be below time.max_cfl = 20"},
     {"negative_interval", "heat-cube", "output.interval=-1", "output.interval: must be between 0"},
+    {"file_and_generate", "heat-box", "mesh.file=case.toml",
+     "mesh.generate: give either mesh.file or mesh.generate, not both"},
+    {"generate_unknown", "heat-box", "mesh.generate=sphere",
+     "mesh.generate: 'sphere' is not valid"},
+    {"divisions_count", "heat-box", "mesh.divisions=[4,4]",
+     "mesh.divisions: expected 3 numbers of cells per axis for a cube, got 2"},
+    {"divisions_zero", "heat-box", "mesh.divisions=[4,0,4]",
+     "mesh.divisions: expected >= 1 cell per axis, got 0"},
+    {"divisions_huge", "heat-box", "mesh.divisions=[1000,1000,1000]",
+     "mesh.divisions: 6e+09 cells is too large for 32-bit indices"},
+    {"jitter_range", "heat-box", "mesh.jitter=0.7", "mesh.jitter: expected a number in [0, 0.5]"},
 };
 
 class BadValueTest : public ::testing::TestWithParam<BadValue> {};
