@@ -80,9 +80,11 @@ topology::Mesh load_mesh(const MeshRecipe& recipe, MeshInfo& info) {
   MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!error.empty()) throw InputError(error);
   MPI_Bcast(counts, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
-  info = {recipe.source, static_cast<int>(counts[0]), counts[1], counts[2], counts[3], counts[4]};
+  info = {
+      recipe.source, static_cast<int>(counts[0]), counts[1], counts[2], counts[3], counts[4], {}};
+  partition::PartitionQuality& q = info.partition;
+  q.cells = q.min_cells = q.max_cells = static_cast<index>(counts[4]);
   if (nranks == 1) return global;
-  partition::PartitionQuality q;
   topology::Mesh local = partition::distribute(rank == 0 ? &global : nullptr, MPI_COMM_WORLD, &q);
   log::info(
       "partition: {} parts by METIS, edge cut {} faces ({:.1f}%), imbalance {:.3f}, {}..{} "

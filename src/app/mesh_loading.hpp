@@ -10,6 +10,7 @@
 
 #include "config/case.hpp"
 #include "mesh_io/raw_mesh.hpp"
+#include "partition/partition.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::app {
@@ -19,6 +20,8 @@ struct MeshInfo {
   std::string source;  // the file, or e.g. "generated cube 88x88x88"
   int dim = 0;
   long long nodes = 0, edges = 0, faces = 0, cells = 0;
+  // METIS's partition (rank 0's copy; one part, every cell in it, when serial).
+  partition::PartitionQuality partition;
 };
 
 // What rank 0 calls to make the raw mesh, and the name it goes by.

@@ -197,6 +197,8 @@ int run_case(const RunOptions& opt) {
   const halo::HaloStats comm = halo.total();
   summary.timers.add("halo_comm", comm.comm_seconds);
   summary.timers.add("halo_wait", comm.wait_seconds);
+  summary.halo_comm = comm.comm_seconds;
+  summary.halo_wait = comm.wait_seconds;
   summary.timers.add("total", total.seconds());
   summary.gather(MPI_COMM_WORLD);
   const std::string json_text =

@@ -4,6 +4,7 @@
 #include "core/json.hpp"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +30,25 @@ void RunSummary::gather(MPI_Comm comm) {
   MPI_Allreduce(local.data(), sum.data(), n, MPI_DOUBLE, MPI_SUM, comm);
   phase_stats.clear();
   for (int i = 0; i < n; ++i) phase_stats.push_back({lo[i], sum[i] / ranks, hi[i]});
+
+  double halo[2] = {halo_comm, halo_wait};
+  MPI_Allreduce(MPI_IN_PLACE, halo, 2, MPI_DOUBLE, MPI_SUM, comm);
+  halo_comm = halo[0];
+  halo_wait = halo[1];
+
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const double peak = 1024.0 * static_cast<double>(usage.ru_maxrss);  // KiB on Linux
+  const double other = rank == 0 ? 0.0 : peak;
+  double max_other = 0, sum_other = 0;
+  MPI_Allreduce(&other, &max_other, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&other, &sum_other, 1, MPI_DOUBLE, MPI_SUM, comm);
+  peak_rank0 = peak;
+  MPI_Bcast(&peak_rank0, 1, MPI_DOUBLE, 0, comm);
+  peak_others_max = max_other;
+  peak_others_mean = ranks > 1 ? sum_other / (ranks - 1) : 0.0;
 }
 
 std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& mesh,
@@ -49,11 +69,20 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
                             json::string(name + "_ranks"), phase_stats[i][0], phase_stats[i][1],
                             phase_stats[i][2]);
   }
+  const partition::PartitionQuality& q = mesh.partition;
+  // The share of the exchange time not spent waiting: 1 when every message had arrived by end().
+  const double hidden = halo_comm > 0 ? 1 - halo_wait / halo_comm : 0.0;
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
       "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n"
       "  \"device_bytes\": {},\n  \"ranks\": {},\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
+      "  \"partition\": {{\"parts\": {}, \"edge_cut\": {}, \"cut_fraction\": {}, "
+      "\"imbalance\": {}, \"min_cells\": {}, \"max_cells\": {}}},\n"
+      "  \"halo\": {{\"comm_seconds\": {:.6f}, \"wait_seconds\": {:.6f}, "
+      "\"hidden_fraction\": {}}},\n"
+      "  \"memory\": {{\"peak_rank0_bytes\": {:.0f}, \"peak_others_max_bytes\": {:.0f}, "
+      "\"peak_others_mean_bytes\": {:.0f}}},\n"
       "  \"steps\": {},\n  \"time\": {},\n"
       "  \"solver\": {{\"iterations_total\": {}, \"iterations_mean\": {}, "
       "\"iterations_max\": {}, \"last_relative_residual\": {}}},\n"
@@ -61,7 +90,10 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       json::string(case_file), json::string(status), json::string(message),
       json::string(model.name()), json::string(backend.name), json::string(backend.precision),
       json::string(backend.description), backend.device_bytes, ranks, json::string(mesh.source),
-      mesh.dim, mesh.nodes, mesh.cells, mesh.faces, steps, json::number(model.time()), iterations,
+      mesh.dim, mesh.nodes, mesh.cells, mesh.faces, q.parts, q.edge_cut,
+      json::number(q.cut_fraction), json::number(q.imbalance), q.min_cells, q.max_cells, halo_comm,
+      halo_wait, json::number(hidden), peak_rank0, peak_others_max, peak_others_mean, steps,
+      json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), figure_list, phases);
 }

@@ -33,10 +33,17 @@ struct RunSummary {
   int ranks = 1;
   // Per phase over the ranks (filled by gather): min, mean, max seconds.
   std::vector<std::array<double, 3>> phase_stats;
+  // Halo exchange time (halo::HaloStats: inside begin + end, and blocked in MPI_Waitall): this
+  // rank's until gather, the sum over the ranks after it.
+  double halo_comm = 0, halo_wait = 0;
+  // Peak resident set size in bytes (getrusage), filled by gather: rank 0's (it reads and
+  // partitions the whole mesh), and the largest and the mean of the other ranks' (0 when serial).
+  double peak_rank0 = 0, peak_others_max = 0, peak_others_mean = 0;
 
   void add_step(const physics::StepReport& r);
-  // Collective: reduces every phase's time over the ranks of `comm` (each rank has the same
-  // phases in the same order). Call on every rank before to_json on rank 0.
+  // Collective: reduces every phase's time, the halo times and the peak memory over the ranks of
+  // `comm` (each rank has the same phases in the same order). Call on every rank before to_json
+  // on rank 0.
   void gather(MPI_Comm comm);
   // `figures`: the model's and its plugins' (name, value) pairs.
   std::string to_json(const std::string& case_file, const MeshInfo& mesh,

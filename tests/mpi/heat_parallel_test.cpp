@@ -26,6 +26,12 @@ Summary run_case(const std::string& case_file, int np, const std::string& sets =
   EXPECT_EQ(r.exit_code, 0) << cmd << "\n" << r.err;
   Summary s{test::slurp(out / "heat_summary.json")};
   EXPECT_EQ(s.figure("ranks"), np) << s.json;
+  // The scaling figures of the summary: METIS's parts, the halo's hidden share, peak memory.
+  EXPECT_EQ(s.figure("parts"), np) << s.json;
+  EXPECT_GE(s.figure("hidden_fraction"), 0.0) << s.json;
+  EXPECT_LE(s.figure("hidden_fraction"), 1.0) << s.json;
+  EXPECT_GT(s.figure("peak_rank0_bytes"), 0.0) << s.json;
+  EXPECT_EQ(s.figure("peak_others_max_bytes") > 0, np > 1) << s.json;
   std::filesystem::remove_all(out);
   return s;
 }
@@ -61,6 +67,16 @@ TEST_P(HeatParallel, TransientCubeMatchesSerial) {
   EXPECT_NEAR(s.figure("error_l2"), serial.figure("error_l2"), 1e-9);
   EXPECT_NEAR(s.figure("temperature_max"), serial.figure("temperature_max"), 1e-9);
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"), 2 * 4);
+}
+
+// A generated mesh ([mesh] generate), partitioned like a file's.
+TEST_P(HeatParallel, GeneratedBoxMatchesSerial) {
+  const std::string box = "cases/heat-box/case.toml";
+  const std::string sets = "--set mesh.divisions=[10,10,10] --set mesh.jitter=0.2";
+  static const Summary serial = run_case(box, 1, sets);
+  const Summary s = run_case(box, GetParam(), sets);
+  EXPECT_NEAR(s.figure("error_l2"), serial.figure("error_l2"), 1e-9);
+  EXPECT_NEAR(s.figure("temperature_max"), serial.figure("temperature_max"), 1e-9);
 }
 
 TEST_P(HeatParallel, LinearSquareExactOnEveryRankCount) {
