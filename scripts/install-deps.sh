@@ -14,6 +14,7 @@ packages=(
   libepoxy-dev libegl-dev libopengl-dev libgl-dev libgl1-mesa-dri libegl-mesa0
   libtomlplusplus-dev libcli11-dev libfmt-dev
   libgtest-dev googletest
+  python3-matplotlib
   clang-format
 )
 for arg in "$@"; do
