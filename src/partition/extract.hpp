@@ -6,9 +6,11 @@
 //    an owned cell. Local nodes, edges and faces: every entity of a local cell.
 //  - Owner of a node, edge or face: the lowest part among the cells of the GLOBAL mesh that
 //    contain it; owner of a cell: its part. Each entity has exactly one owner.
-//  - Numbering: owned entities first in global order (keeping the Morton locality of
-//    build_mesh), faces as owned interior, owned boundary, ghosts; ghosts grouped by owner rank
-//    ascending, global order within a group. In 2D edge e and face e stay the same segment.
+//  - Numbering: owned entities first, the inner ones (Mesh::n_inner_X: no stencil from them
+//    reaches a ghost) before the others, each group in global order (keeping the Morton locality
+//    of build_mesh); faces as owned interior (inner first), owned boundary, ghosts; ghosts grouped
+//    by owner rank ascending, global order within a group. In 2D edge e and face e stay the same
+//    segment.
 //  - Every array of Mesh is re-indexed: connectivity and signs of local cells are complete; rows
 //    of ghost entities keep only their local items (face_cells: kNone for a cell that is not
 //    local, on either side; CSR rows: absent), in global order; geometry, tags, face_patch and

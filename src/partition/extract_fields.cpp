@@ -77,6 +77,10 @@ void copy_counts_and_ids(const LocalNumbering& ln, Mesh& m) {
   m.n_owned_edges = ln.edge.n_owned;
   m.n_owned_faces = ln.face.n_owned;
   m.n_owned_cells = ln.cell.n_owned;
+  m.n_inner_nodes = ln.node.n_inner;
+  m.n_inner_edges = ln.edge.n_inner;
+  m.n_inner_faces = ln.face.n_inner;
+  m.n_inner_cells = ln.cell.n_inner;
   m.node_gid = ln.node.gid;
   m.edge_gid = ln.edge.gid;
   m.face_gid = ln.face.gid;

@@ -18,9 +18,10 @@ Owners compute_owners(const topology::Mesh& global, std::span<const int> part);
 
 // The local entities of one kind on one rank.
 struct Numbering {
-  std::vector<index> gid;    // local -> global: owned (global order), then ghosts
+  std::vector<index> gid;    // local -> global: owned inner, owned interface, ghosts
   std::vector<index> local;  // global -> local, kNone where not local
   index n_owned = 0;
+  index n_inner = 0;  // owned entities whose stencil reads no ghost (Mesh::n_inner_X), first
   std::vector<int> ghost_owner;  // owner of local entity n_owned + i
 };
 

@@ -46,6 +46,7 @@ void visit_mesh(Ar& ar, M& m) {
   ar.count(m.regions);
   for (auto& r : m.regions) ar(r.name), ar(r.tag), ar(r.n_cells);
   ar(m.n_owned_nodes), ar(m.n_owned_edges), ar(m.n_owned_faces), ar(m.n_owned_cells);
+  ar(m.n_inner_nodes), ar(m.n_inner_edges), ar(m.n_inner_faces), ar(m.n_inner_cells);
   ar(m.node_gid), ar(m.edge_gid), ar(m.face_gid), ar(m.cell_gid);
   ar(m.node_ghost_owner), ar(m.edge_ghost_owner), ar(m.face_ghost_owner), ar(m.cell_ghost_owner);
 }

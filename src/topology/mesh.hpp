@@ -133,6 +133,12 @@ struct Mesh {
   // its position (is_boundary_face). partition/extract.hpp builds such meshes. A serial mesh owns
   // everything and leaves the vectors below empty.
   index n_owned_nodes = 0, n_owned_edges = 0, n_owned_faces = 0, n_owned_cells = 0;
+  // Halo overlap (halo/overlap.hpp): the owned entities [0, n_inner_X) come first because no
+  // operator's stencil reaches a ghost from them (every cell around them, and every node, edge
+  // and face of those cells, is owned; for a cell, also its face neighbours), so they can be
+  // computed while the exchange is in flight. Owned interior faces are [0, n_inner_faces) inner,
+  // then the rest; boundary faces are never inner. 0 (nothing overlapped) on a serial mesh.
+  index n_inner_nodes = 0, n_inner_edges = 0, n_inner_faces = 0, n_inner_cells = 0;
   std::vector<index> node_gid, edge_gid, face_gid, cell_gid;  // global id of each local entity
   // Owner rank of each ghost: X_ghost_owner[g - n_owned_X].
   std::vector<int> node_ghost_owner, edge_ghost_owner, face_ghost_owner, cell_ghost_owner;
@@ -142,6 +148,7 @@ struct Mesh {
   int curl_width() const { return dim == 3 ? 3 : 2; }
   index n_curl() const { return dim == 3 ? n_edges : n_nodes; }
   index n_owned_curl() const { return dim == 3 ? n_owned_edges : n_owned_nodes; }
+  index n_inner_curl() const { return dim == 3 ? n_inner_edges : n_inner_nodes; }
   // Owned boundary faces (the size of boundary-value arrays).
   index n_boundary_faces() const { return n_owned_faces - n_interior_faces; }
   bool is_boundary_face(index f) const { return face_patch[f] >= 0; }

@@ -73,9 +73,10 @@ TEST_P(NsParallel, Cavity2dMatchesSerial) {
   expect_same(s, serial, "kinetic_energy", 1e-9);
   for (const char* p : {"probe0_ux", "probe7_ux", "probe14_ux", "probe16_uy", "probe29_uy"})
     expect_same(s, serial, p, 1e-8);
-  // The AMG hierarchy depends on the partition (aggregates stay within a rank).
+  // The AMG hierarchy depends on the partition (aggregates stay within a rank) and on the local
+  // numbering (inner entities first, the aggregation's order).
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"),
-              0.05 * serial.figure("iterations_total"));
+              0.08 * serial.figure("iterations_total"));
 }
 
 // The multigrid-preconditioned pressure solve (the default) gives the serial Jacobi-PCG answer to

@@ -119,11 +119,14 @@ TEST_P(PartitionExtract, LocalEntitiesAreTheGhostLayer) {
 }
 
 // Owned gids ascending; ghosts ascending by (owner, gid) with the first-principles owner.
-void expect_ordering(const std::vector<index>& gid, index n_owned,
+void expect_ordering(const std::vector<index>& gid, index n_inner, index n_owned,
                      const std::vector<int>& ghost_owner, const std::vector<int>& owner, int rank,
                      const char* what) {
   ASSERT_EQ(ghost_owner.size(), gid.size() - sz(n_owned)) << what;
-  for (index i = 1; i < n_owned; ++i) EXPECT_LT(gid[sz(i) - 1], gid[sz(i)]) << what << " " << i;
+  ASSERT_LE(n_inner, n_owned) << what;
+  // Inner then interface, each in global order.
+  for (index i = 1; i < n_owned; ++i)
+    if (i != n_inner) EXPECT_LT(gid[sz(i) - 1], gid[sz(i)]) << what << " " << i;
   for (std::size_t k = 0; k < ghost_owner.size(); ++k) {
     const index gi = gid[sz(n_owned) + k];
     EXPECT_EQ(ghost_owner[k], owner[sz(gi)]) << what << " ghost " << k;
@@ -141,10 +144,14 @@ TEST_P(PartitionExtract, NumberingOwnedFirstGhostsByOwner) {
     SCOPED_TRACE("rank " + std::to_string(r));
     const Mesh& m = local_[sz(r)];
     EXPECT_TRUE(m.distributed());
-    expect_ordering(m.cell_gid, m.n_owned_cells, m.cell_ghost_owner, part_, r, "cell");
-    expect_ordering(m.node_gid, m.n_owned_nodes, m.node_ghost_owner, owners_.node, r, "node");
-    expect_ordering(m.edge_gid, m.n_owned_edges, m.edge_ghost_owner, owners_.edge, r, "edge");
-    expect_ordering(m.face_gid, m.n_owned_faces, m.face_ghost_owner, owners_.face, r, "face");
+    expect_ordering(m.cell_gid, m.n_inner_cells, m.n_owned_cells, m.cell_ghost_owner, part_, r,
+                    "cell");
+    expect_ordering(m.node_gid, m.n_inner_nodes, m.n_owned_nodes, m.node_ghost_owner, owners_.node,
+                    r, "node");
+    expect_ordering(m.edge_gid, m.n_inner_edges, m.n_owned_edges, m.edge_ghost_owner, owners_.edge,
+                    r, "edge");
+    expect_ordering(m.face_gid, m.n_inner_faces, m.n_owned_faces, m.face_ghost_owner, owners_.face,
+                    r, "face");
     ASSERT_LE(m.n_interior_faces, m.n_owned_faces);
     for (index f = 0; f < m.n_owned_faces; ++f) {
       EXPECT_EQ(f < m.n_interior_faces, m.face_gid[sz(f)] < g().n_interior_faces) << "face " << f;
@@ -154,6 +161,53 @@ TEST_P(PartitionExtract, NumberingOwnedFirstGhostsByOwner) {
       EXPECT_EQ(m.is_boundary_face(f), g().is_boundary_face(m.face_gid[sz(f)])) << "face " << f;
     if (m.dim == 2) {
       EXPECT_EQ(m.edge_gid, m.face_gid) << "2D: edge e is face e";
+    }
+  }
+}
+
+// The inner entities (Mesh::n_inner_X) read no ghost through any stencil an operator uses: the
+// cells around them and those cells' nodes, edges and faces (and a cell's face neighbours) are
+// owned. Every rank of these partitions has some.
+TEST_P(PartitionExtract, InnerEntitiesReadNoGhost) {
+  for (int r = 0; r < np(); ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    const Mesh& m = local_[sz(r)];
+    const int w = m.cell_width();
+    const auto owned_cell = [&](index c) {
+      if (c == kNone || c >= m.n_owned_cells) return false;
+      for (int k = 0; k < w; ++k) {
+        const index f = m.cell_faces[sz(c) * w + k];
+        if (m.cell_nodes[sz(c) * w + k] >= m.n_owned_nodes || f >= m.n_owned_faces) return false;
+        for (int j = 0; j < m.curl_width(); ++j)
+          if (m.face_curl[sz(f) * m.curl_width() + j] >= m.n_owned_curl()) return false;
+      }
+      return true;
+    };
+    EXPECT_GT(m.n_inner_cells, 0);
+    EXPECT_GT(m.n_inner_faces, 0);
+    EXPECT_GT(m.n_inner_nodes, 0);
+    for (index n = 0; n < m.n_inner_nodes; ++n)
+      for (index c : m.node_cells.row(n)) EXPECT_TRUE(owned_cell(c)) << "node " << n;
+    ASSERT_LE(m.n_inner_faces, m.n_interior_faces);
+    for (index f = 0; f < m.n_inner_faces; ++f)
+      for (int k = 0; k < 2; ++k)
+        EXPECT_TRUE(owned_cell(m.face_cells[2 * sz(f) + sz(k)])) << "face " << f;
+    for (index e = 0; e < m.n_inner_curl(); ++e)
+      for (index f : m.curl_faces.row(e))
+        for (int k = 0; k < 2; ++k) {
+          const index c = m.face_cells[2 * sz(f) + sz(k)];
+          if (m.is_boundary_face(f) && k == 1) continue;
+          EXPECT_TRUE(owned_cell(c)) << "curl entity " << e;
+        }
+    for (index c = 0; c < m.n_inner_cells; ++c) {
+      EXPECT_TRUE(owned_cell(c)) << "cell " << c;
+      for (int k = 0; k < w; ++k) {
+        const index f = m.cell_faces[sz(c) * w + k];
+        for (int j = 0; j < 2; ++j) {
+          const index other = m.face_cells[2 * sz(f) + sz(j)];
+          EXPECT_TRUE(other == kNone || other < m.n_owned_cells) << "cell " << c;
+        }
+      }
     }
   }
 }

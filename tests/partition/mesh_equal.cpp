@@ -97,6 +97,10 @@ void expect_mesh_equal(const Mesh& a, const Mesh& b) {
   SCFD_EXPECT_FIELD(n_owned_edges);
   SCFD_EXPECT_FIELD(n_owned_faces);
   SCFD_EXPECT_FIELD(n_owned_cells);
+  SCFD_EXPECT_FIELD(n_inner_nodes);
+  SCFD_EXPECT_FIELD(n_inner_edges);
+  SCFD_EXPECT_FIELD(n_inner_faces);
+  SCFD_EXPECT_FIELD(n_inner_cells);
   SCFD_EXPECT_FIELD(node_gid);
   SCFD_EXPECT_FIELD(edge_gid);
   SCFD_EXPECT_FIELD(face_gid);
