@@ -35,6 +35,22 @@ class Field {
   virtual index size() const = 0;
 };
 
+// Which owned outputs an operator call computes (halo overlap, halo/overlap.hpp): `inner` the
+// first ones, whose stencils read no ghost (Mesh::n_inner_X; for a Matrix the leading rows with no
+// ghost column), `interface` the rest, `all` both. A backend may move the split down (to a
+// multiple of its row_alignment(), or to 0 where it cannot split a product), never up, so inner
+// then interface computes every owned output exactly once, whatever the split.
+enum class Rows { all, inner, interface };
+
+// The outputs [begin, end) that `rows` names, of n_owned outputs whose first n_inner read no
+// ghost, with the split n_inner rounded down to a multiple of `align`.
+inline RowRange row_range(Rows rows, index n_inner, index n_owned, index align) {
+  const index split = n_inner / align * align;
+  if (rows == Rows::inner) return {0, split};
+  if (rows == Rows::interface) return {split, n_owned};
+  return {0, n_owned};
+}
+
 // An assembled node system (Backend::make_node_system): the operator of Backend::node_system with
 // d, b, w and fixed captured when it was made, applied as y = A x. The values are copied at
 // creation, so later changes to those fields do not reach it: a caller re-creates it whenever d,
@@ -43,8 +59,9 @@ class Field {
 class NodeSystem {
  public:
   virtual ~NodeSystem() = default;
-  // y = A x on the owned nodes (x with its ghosts up to date; ghosts of y are not written).
-  virtual void apply(const Field& x, Field& y) const = 0;
+  // y = A x on the owned nodes `rows` names (x with its ghosts up to date where those rows read
+  // them; ghosts of y are not written).
+  virtual void apply(const Field& x, Field& y, Rows rows = Rows::all) const = 0;
 };
 
 // A few accumulators kept where the backend computes (device memory on a GPU), in the reductions'
@@ -107,6 +124,9 @@ class Backend {
   // Bytes of device (GPU) memory this backend holds now: fields, device meshes and assembled
   // systems (0 on the cpu, whose memory is the process's).
   virtual std::size_t device_bytes() const { return 0; }
+  // The split of an operator into Rows::inner and Rows::interface is rounded down to a multiple
+  // of this (GPU drivers start a part on whole texels and work groups).
+  virtual index row_alignment() const { return 1; }
 
   // A field of n zeros.
   virtual std::unique_ptr<Field> make_field(index n) const = 0;
@@ -167,17 +187,21 @@ class Backend {
 
   // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
   // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
-  // ghosts of a rank-local block are left alone); y must not be x.
+  // ghosts of a rank-local block are left alone); y must not be x. The residual and the Jacobi
+  // sweep, which follow a halo exchange in a V-cycle, take `rows` (for a square rank-local block
+  // whose columns [0, rows()) are the owned entries, inner rows are the leading rows without a
+  // ghost column).
   virtual std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const = 0;
   virtual void matrix_apply(const Matrix& a, const Field& x, Field& y) const = 0;  // y = A x
   // y = b - A x (a residual).
-  virtual void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const = 0;
+  virtual void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
+                               Rows rows = Rows::all) const = 0;
   // y = z + A x (a coarse-grid correction); y must not be z either.
   virtual void matrix_apply_add(const Matrix& a, const Field& x, const Field& z,
                                 Field& y) const = 0;
   // y = x + w .* (b - A x) (a weighted Jacobi sweep, w = omega / diag(A)).
   virtual void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
-                             Field& y) const = 0;
+                             Field& y, Rows rows = Rows::all) const = 0;
 
   // The vector updates of BiCGStab iteration k (solvers/bicgstab.cpp), their scalars from s
   // (BicgstabSlots), over whole fields:
@@ -193,26 +217,30 @@ class Backend {
                                const Field& y, const Field& t, Field& x, Field& r) const = 0;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
-  // backend/cpu/operators.hpp. Vector fields at cells hold 3 reals per cell (x, y, z interleaved; z
-  // = 0 in 2D). G: cell -> face; q_boundary holds one value per owned boundary face (face
-  // n_interior_faces+k).
+  // backend/cpu/operators.hpp. Those that follow a halo exchange take `rows` (see Rows). Vector
+  // fields at cells hold 3 reals per cell (x, y, z interleaved; z = 0 in 2D). G: cell -> face;
+  // q_boundary holds one value per owned boundary face (face n_interior_faces+k).
   virtual void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                        Field& g_face) const = 0;
-  virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const = 0;
+                        Field& g_face, Rows rows = Rows::all) const = 0;
+  virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
+                          Rows rows = Rows::all) const = 0;
   // s_c = sum over the faces of c of |U_f| (owned cells): the Courant number's flux.
   virtual void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const = 0;
-  virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face) const = 0;
-  virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const = 0;
-  virtual void interpolate(const topology::Mesh& m, const Field& u_face,
-                           Field& u_cell) const = 0;  // u_cell: 3 per cell
-  virtual void integrate(const topology::Mesh& m, const Field& v_cell,
-                         Field& u_face) const = 0;  // v_cell: 3 per cell
+  virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face,
+                    Rows rows = Rows::all) const = 0;
+  virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r,
+                        Rows rows = Rows::all) const = 0;
+  virtual void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
+                           Rows rows = Rows::all) const = 0;  // u_cell: 3 per cell
+  virtual void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
+                         Rows rows = Rows::all) const = 0;  // v_cell: 3 per cell
   // Convective acceleration at cells, 3 per cell (backend/cpu/convection.cpp):
   // n_c = (1/V_c) sum_f s(c,f) U_f (u_f - u_c), u_f = (1-upwind) central + upwind upwind-cell
   // velocity; boundary faces take u_boundary (3 per owned boundary face) on inflow, u_c on
   // outflow. u_cell needs its ghosts; owned cells are written.
   virtual void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
-                          const Field& u_boundary, real upwind, Field& n_cell) const = 0;
+                          const Field& u_boundary, real upwind, Field& n_cell,
+                          Rows rows = Rows::all) const = 0;
 
   // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
   // until a halo exchange fills them.

@@ -21,6 +21,13 @@ void SparseMatrix::check() const {
     SCFD_CHECK(j >= 0 && j < cols, "sparse matrix column {} outside 0..{}", j, cols - 1);
 }
 
+index leading_rows_without_ghosts(const SparseMatrix& a) {
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (a.column[k] >= a.rows) return i;
+  return a.rows;
+}
+
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a) {
   index longest = 0;
   for (index i = 0; i < a.rows; ++i) longest = std::max(longest, a.offset[i + 1] - a.offset[i]);

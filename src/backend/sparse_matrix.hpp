@@ -36,4 +36,8 @@ struct RowSplit {
 // The split of `a`, or nothing when no row is longer than kLongRow.
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a);
 
+// The leading rows of `a` whose columns are all below a.rows: for a rank-local block whose
+// columns [0, rows) are the owned entries, the rows that read no ghost (Rows::inner).
+index leading_rows_without_ghosts(const SparseMatrix& a);
+
 }  // namespace scfd::backend

@@ -17,6 +17,13 @@ using real = double;
 using index = std::int32_t;
 inline constexpr index kNone = -1;
 
+// Rows [begin, end) of an operator's owned outputs (the halo overlap computes an operator in two
+// parts, halo/overlap.hpp); end < 0 stands for the owned count, so {} is every owned output.
+struct RowRange {
+  index begin = 0, end = -1;
+  index stop(index n_owned) const { return end < 0 ? n_owned : end; }
+};
+
 struct Vec3 {
   real x = 0, y = 0, z = 0;
 

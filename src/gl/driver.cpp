@@ -179,11 +179,15 @@ void add_main(ExpandedSource& s, const KernelSpec& spec, Storage storage) {
   // result, as many threads in flight as a scalar kernel (two or four results per thread ran
   // 2-3x slower on an H200, docs/gpu.md §8). A buffer takes each result as a real; a texture is
   // written a whole texel at a time, so there the work group's results meet in shared memory.
+  // Elements [scfd_begin, scfd_end) of the n: a halo overlap runs a body in two parts, split at
+  // a multiple of the work group and texel size (Backend::row_alignment).
   const int c = spec.components();
+  add_line(s, "uniform uint scfd_begin;");
+  add_line(s, "uniform uint scfd_end;");
   if (storage == Storage::buffer) {
     add_line(s, "void main() {");
-    add_line(s, "  uint e = scfd_gid();");
-    add_line(s, "  if (e >= n) return;");
+    add_line(s, "  uint e = scfd_begin + scfd_gid();");
+    add_line(s, "  if (e >= scfd_end) return;");
     if (spec.kind == KernelSpec::Kind::entry) {
       add_line(s, fmt::format("  put_{}(e, entry(e));", out));
     } else {
@@ -200,19 +204,19 @@ void add_main(ExpandedSource& s, const KernelSpec& spec, Storage storage) {
   add_line(s, "void main() {");
   add_line(s, "  uint l = gl_LocalInvocationID.x;");
   add_line(s, "  uint group = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;");
-  add_line(s, "  uint e = group * LOCAL_SIZE + l;");
+  add_line(s, "  uint e = scfd_begin + group * LOCAL_SIZE + l;");
   if (spec.kind == KernelSpec::Kind::entry) {
-    add_line(s, "  scfd_results[l] = e < n ? entry(e) : real(0);");
+    add_line(s, "  scfd_results[l] = e < scfd_end ? entry(e) : real(0);");
   } else {
-    add_line(s, "  real3 v3 = e < n ? entry3(e) : real3(0);");
+    add_line(s, "  real3 v3 = e < scfd_end ? entry3(e) : real3(0);");
     add_line(s, "  scfd_results[3u * l] = v3.x;");
     add_line(s, "  scfd_results[3u * l + 1u] = v3.y;");
     add_line(s, "  scfd_results[3u * l + 2u] = v3.z;");
   }
   add_line(s, "  barrier();");
-  add_line(s, "  uint total = n * SCFD_C;");
+  add_line(s, "  uint total = scfd_end * SCFD_C;");
   add_line(s, "  for (uint k = l; k < SCFD_C * LOCAL_SIZE / VPT; k += LOCAL_SIZE) {");
-  add_line(s, "    uint t = group * (SCFD_C * LOCAL_SIZE / VPT) + k;");
+  add_line(s, "    uint t = scfd_begin * SCFD_C / VPT + group * (SCFD_C * LOCAL_SIZE / VPT) + k;");
   add_line(s, "    uint first = t * VPT;");
   add_line(s, "    if (first >= total) break;");
   add_line(s, fmt::format("    realv v = first + VPT > total ? texel_{}(t) : realv(0);", out));

@@ -234,14 +234,26 @@ void Program::bind(std::initializer_list<const Buffer*> buffers,
 }
 
 void Program::run(std::size_t n) {
+  if (spec_.kind != KernelSpec::Kind::texel) {
+    run(n, 0, n);
+    return;
+  }
   SCFD_CHECK(spec_.is_body(), "kernels/{} is not a body: dispatch it", name_);
   set("n", static_cast<std::uint32_t>(n));
-  if (spec_.kind == KernelSpec::Kind::texel) {
-    const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
-    dispatch((n + per_texel - 1) / per_texel);  // one invocation per texel
-  } else {
-    dispatch(n);  // one invocation per element; the work group stores whole texels
-  }
+  const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
+  dispatch((n + per_texel - 1) / per_texel);  // one invocation per texel
+}
+
+void Program::run(std::size_t n, std::size_t begin, std::size_t end) {
+  SCFD_CHECK(spec_.is_body() && spec_.kind != KernelSpec::Kind::texel,
+             "kernels/{}: a part of the elements needs an entry or entry3 body", name_);
+  const std::size_t per_texel = precision_ == Precision::fp64 ? 2 : 4;
+  SCFD_CHECK(begin <= end && end <= n && begin * spec_.components() % per_texel == 0,
+             "kernels/{}: elements [{}, {}) of {} do not start on a texel", name_, begin, end, n);
+  set("n", static_cast<std::uint32_t>(n));
+  set("scfd_begin", static_cast<std::uint32_t>(begin));
+  set("scfd_end", static_cast<std::uint32_t>(end));
+  dispatch(end - begin);  // one invocation per element; the work group stores whole texels
 }
 
 void Program::dispatch(std::size_t n_items) {

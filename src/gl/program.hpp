@@ -67,8 +67,11 @@ class Program {
             std::initializer_list<const FieldStorage*> fields,
             std::initializer_list<const FieldStorage*> images);
   // Runs a body over `n` output elements (entries, or vectors for entry3): sets `n` and launches
-  // one invocation per output texel (texel bodies) or per element (entry, entry3).
+  // one invocation per output texel (texel bodies) or per element (entry, entry3). The second
+  // form computes elements [begin, end) of the n only (entry and entry3 bodies; begin on a texel
+  // boundary, as Backend::row_alignment() makes it).
   void run(std::size_t n);
+  void run(std::size_t n, std::size_t begin, std::size_t end);
 
   // Uniform setters; a name the program does not use (optimised away) is ignored, as in GL.
   void set(const char* uniform, std::int32_t v);

@@ -423,12 +423,18 @@ void RasterProgram::bind(std::initializer_list<const Buffer*> buffers,
 }
 
 void RasterProgram::run(std::size_t n) {
+  run(n, 0, n);
+}
+
+void RasterProgram::run(std::size_t n, std::size_t begin, std::size_t end) {
   SCFD_CHECK(output_ != nullptr, "kernels/{}: run before bind", name_);
   const std::size_t vpt = output_->layout().per_texel;
-  const std::size_t total = n * static_cast<std::size_t>(spec_.components());
-  SCFD_CHECK(total <= output_->size(), "kernels/{}: {} entries into a field of {}", name_, total,
+  const auto c = static_cast<std::size_t>(spec_.components());
+  const std::size_t total = end * c;
+  SCFD_CHECK(begin <= end && end <= n && n * c <= output_->size() && begin * c % vpt == 0,
+             "kernels/{}: elements [{}, {}) of {} into a field of {}", name_, begin, end, n,
              output_->size());
-  if (total == 0) return;
+  if (total == begin * c) return;
   set("n", static_cast<std::uint32_t>(n));
   // Below GL 4.5 a fragment may not read the texel it writes: such a body draws into a copy of
   // the output and the copy is blitted back (ping-pong).
@@ -448,9 +454,9 @@ void RasterProgram::run(std::size_t n) {
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, scratch_.texture(),
                            0);
   }
-  const std::size_t full = total / vpt, rest = total % vpt;
+  const std::size_t first = begin * c / vpt, full = total / vpt, rest = total % vpt;
   const unsigned all = 4;
-  if (full > 0) draw(0, full, all);
+  if (full > first) draw(first, full, all);
   // The last texel's entries below `total` only: fp64 takes two channels per value.
   if (rest > 0) draw(full, full + 1, static_cast<unsigned>(rest * (4 / vpt)));
   if (ping_pong) {
@@ -753,6 +759,13 @@ void BodyProgram::run(std::size_t n) {
     raster_.run(n);
   else
     compute_.run(n);
+}
+
+void BodyProgram::run(std::size_t n, std::size_t begin, std::size_t end) {
+  if (is_raster_)
+    raster_.run(n, begin, end);
+  else
+    compute_.run(n, begin, end);
 }
 
 void BodyProgram::set(const char* uniform, std::int32_t v) {

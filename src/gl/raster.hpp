@@ -54,8 +54,10 @@ class RasterProgram {
   void bind(std::initializer_list<const Buffer*> buffers,
             std::initializer_list<const FieldStorage*> fields,
             std::initializer_list<const FieldStorage*> images);
-  // Draws the body over output elements [0, n) of the bound output.
+  // Draws the body over output elements [0, n) of the bound output; the second form over
+  // elements [begin, end) of the n only (begin on a texel boundary).
   void run(std::size_t n);
+  void run(std::size_t n, std::size_t begin, std::size_t end);
 
   void set(const char* uniform, std::int32_t v);
   void set(const char* uniform, std::uint32_t v);
@@ -176,6 +178,7 @@ class BodyProgram {
             std::initializer_list<const FieldStorage*> fields,
             std::initializer_list<const FieldStorage*> images);
   void run(std::size_t n);
+  void run(std::size_t n, std::size_t begin, std::size_t end);  // an entry or entry3 body
   void set(const char* uniform, std::int32_t v);
   void set(const char* uniform, std::uint32_t v);
   void set_real(const char* uniform, double v);

@@ -46,6 +46,10 @@ const HaloPlan& Halo::plan(Entity e) const {
   return const_cast<Halo*>(this)->plan(e);
 }
 
+void Halo::set_overlap(bool on) {
+  for (HaloPlan* p : {&nodes, &edges, &faces, &cells}) p->set_overlap(on);
+}
+
 HaloStats Halo::total() const {
   HaloStats t;
   std::vector<int> ranks;

@@ -21,6 +21,9 @@ struct Halo {
   HaloPlan& plan(Entity e);
   const HaloPlan& plan(Entity e) const;
 
+  // HaloPlan::set_overlap on the four plans.
+  void set_overlap(bool on);
+
   // The four plans' traffic together: per-exchange figures and times summed, neighbours counted
   // once per distinct rank.
   HaloStats total() const;

@@ -78,6 +78,10 @@ class HaloPlan {
   void end(const backend::Backend& be, backend::Field& x);
   void exchange(const backend::Backend& be, backend::Field& x, int components = 1);
   bool in_flight() const { return in_flight_; }
+  // Whether halo::overlap computes the inner part between begin and end (default) or exchanges
+  // first: the switch of a scaling study's "overlap off" runs.
+  bool overlap() const { return overlap_; }
+  void set_overlap(bool on) { overlap_ = on; }
 
   // Blocking exchanges of host arrays of n_local() entries (set-up data). The real version uses
   // the plan's buffers; the index version allocates its own (set-up only).
@@ -127,6 +131,7 @@ class HaloPlan {
   std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values per component
   std::vector<MPI_Request> requests_;      // one per neighbour message
   bool in_flight_ = false;
+  bool overlap_ = true;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
   int pending_components_ = 1;
   double begin_seconds_ = 0;  // time spent in the pending begin

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "halo/overlap.hpp"
 #include "physics/ns_flow.hpp"
 #include "physics/ns_stream.hpp"
 #include "physics/ns_stream_operator.hpp"
@@ -97,8 +98,8 @@ void NsExactModel::set_boundary(double t) {
 // single-valuedness around each chain is the chain's equation. Then U = C s (with ghosts).
 // rhs: the face equation; x (s0_) is kept as the next step's initial guess.
 solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
-  halo_.faces.exchange(be_, rhs);
-  be_.rotation(m_, rhs, *r_rhs_);
+  halo::overlap(halo_.faces, be_, rhs,
+                [&](backend::Rows rows) { be_.rotation(m_, rhs, *r_rhs_, rows); });
   system_.full(*s_boundary_, *s_rhs_);
   be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s_boundary
   system_.project(*s_rhs_);
@@ -108,8 +109,8 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
   system_.project(*s0_);
   be_.copy(*s_boundary_, *stream_);
   be_.axpy(1, *s0_, *stream_);
-  curl_plan().exchange(be_, *stream_);
-  be_.curl(m_, *stream_, *u_);
+  halo::overlap(curl_plan(), be_, *stream_,
+                [&](backend::Rows rows) { be_.curl(m_, *stream_, *u_, rows); });
   halo_.faces.exchange(be_, *u_);
   return r;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
 #include "solvers/collectives.hpp"
 
@@ -89,8 +90,8 @@ void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) con
   be_.rotation(m_, y, *circulation_);
   if (extra != nullptr) be_.axpy(1, *extra, *circulation_);
   be_.multiply(*k_.weight, *circulation_, *circulation_);
-  curl_plan(halo_, m_).exchange(be_, *circulation_);
-  be_.curl(m_, *circulation_, y);
+  halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
+                [&](backend::Rows rows) { be_.curl(m_, *circulation_, y, rows); });
   be_.multiply(*k_.mass, y, y);
 }
 
@@ -99,11 +100,12 @@ PressureOperator::PressureOperator(const topology::Mesh& m, const backend::Backe
     : m_(m), be_(be), halo_(halo), k_(k), gradient_(be.make_field(m.n_faces)) {}
 
 void PressureOperator::apply(Field& x, Field& y) const {
-  halo_.cells.exchange(be_, x);
-  be_.gradient(m_, x, *k_.zero_boundary, *gradient_);
+  halo::overlap(halo_.cells, be_, x, [&](backend::Rows rows) {
+    be_.gradient(m_, x, *k_.zero_boundary, *gradient_, rows);
+  });
   be_.multiply(*k_.neg_mobility, *gradient_, *gradient_);
-  halo_.faces.exchange(be_, *gradient_);
-  be_.divergence(m_, *gradient_, y);
+  halo::overlap(halo_.faces, be_, *gradient_,
+                [&](backend::Rows rows) { be_.divergence(m_, *gradient_, y, rows); });
 }
 
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
@@ -163,16 +165,24 @@ Convection::Convection(const topology::Mesh& m, const backend::Backend& be, halo
 
 void Convection::apply(const Field& a, const Field& x, const Field& u_boundary, Field& y) const {
   be_.interpolate(m_, x, *u_cell_);
-  halo_.cells.exchange(be_, *u_cell_, 3);
-  be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_);
-  halo_.cells.exchange(be_, *n_cell_, 3);
-  be_.integrate(m_, *n_cell_, y);
+  halo::overlap(
+      halo_.cells, be_, *u_cell_,
+      [&](backend::Rows rows) {
+        be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_, rows);
+      },
+      3);
+  integrate(y);
 }
 
 void Convection::boundary_part(const Field& a, const Field& u_boundary, Field& y) const {
   be_.convection(m_, a, *zero_cell_, u_boundary, upwind_, *n_cell_);
-  halo_.cells.exchange(be_, *n_cell_, 3);
-  be_.integrate(m_, *n_cell_, y);
+  integrate(y);
+}
+
+void Convection::integrate(Field& y) const {
+  halo::overlap(
+      halo_.cells, be_, *n_cell_, [&](backend::Rows rows) { be_.integrate(m_, *n_cell_, y, rows); },
+      3);
 }
 
 }  // namespace scfd::physics::ns

@@ -65,6 +65,8 @@ class Convection {
   const Field& zero_boundary() const { return *zero_boundary_; }
 
  private:
+  // y = the integral of n_cell_ (its ghosts exchanged behind the inner faces).
+  void integrate(Field& y) const;
   const topology::Mesh& m_;
   const backend::Backend& be_;
   halo::Halo& halo_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "halo/overlap.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::physics::ns {
@@ -150,8 +151,7 @@ void StreamOperator::project(Field& x) const {
 void StreamOperator::apply(Field& x, Field& y) const {
   be_.copy(x, *px_);
   project(*px_);
-  curl_plan(halo_, m_).exchange(be_, *px_);
-  full(*px_, y);
+  full(*px_, y, true);
   project(y);
 }
 
@@ -162,30 +162,36 @@ void StreamOperator::diagonal(Field& d) const {
   be_.axpy(1, *known_, d);
 }
 
-void StreamOperator::full(const Field& x, Field& y) const {
-  laplacian(x, *lx_);
+void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
+  laplacian(x, *lx_, exchange_x);
   be_.multiply(*k_.weight, *lx_, *wlx_);
-  curl_plan(halo_, m_).exchange(be_, *wlx_);
-  laplacian(*wlx_, y);
+  laplacian(*wlx_, y, true);
   be_.xpay(*lx_, nu_dt, y);
   if (advecting == nullptr || convection_dt == 0) return;
   be_.curl(m_, x, *curl_x_);
   halo_.faces.exchange(be_, *curl_x_);
   convection_.apply(*advecting, *curl_x_, convection_.zero_boundary(), *convected_);
-  halo_.faces.exchange(be_, *convected_);
-  be_.rotation(m_, *convected_, *rotated_);
+  halo::overlap(halo_.faces, be_, *convected_,
+                [&](backend::Rows rows) { be_.rotation(m_, *convected_, *rotated_, rows); });
   be_.axpy(convection_dt, *rotated_, y);
 }
 
-void StreamOperator::laplacian(const Field& x, Field& y) const {
+void StreamOperator::laplacian(Field& x, Field& y, bool exchange_x) const {
+  // The first product reads the ghosts of x: exchanged behind its inner rows when asked.
+  const auto first = [&](const auto& op) {
+    if (exchange_x)
+      halo::overlap(curl_plan(halo_, m_), be_, x, op);
+    else
+      op(backend::Rows::all);
+  };
   if (assembled_) {
-    assembled_->apply(x, y);
+    first([&](backend::Rows rows) { assembled_->apply(x, y, rows); });
     return;
   }
-  be_.curl(m_, x, *faces_);
+  first([&](backend::Rows rows) { be_.curl(m_, x, *faces_, rows); });
   be_.multiply(*k_.mass, *faces_, *faces_);
-  halo_.faces.exchange(be_, *faces_);
-  be_.rotation(m_, *faces_, y);
+  halo::overlap(halo_.faces, be_, *faces_,
+                [&](backend::Rows rows) { be_.rotation(m_, *faces_, y, rows); });
 }
 
 }  // namespace scfd::physics::ns

@@ -34,8 +34,9 @@ class StreamOperator final : public solvers::LinearOperator {
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override;
   void diagonal(Field& d) const override;
-  // y = R A C x = (L + nu dt L W L) x on the owned entities (no elimination); x needs its ghosts.
-  void full(const Field& x, Field& y) const;
+  // y = R A C x = (L + nu dt L W L) x on the owned entities (no elimination); x needs its ghosts,
+  // or exchange_x: they are exchanged here, behind the first curl (halo/overlap.hpp).
+  void full(Field& x, Field& y, bool exchange_x = false) const;
   // Which entities hold boundary data (1) and which are unknowns (0), per local entity.
   void set_fixed(std::span<const real> fixed);
   // The boundary chains whose value is an unknown (one per chain, solved for with the rest; per
@@ -50,8 +51,8 @@ class StreamOperator final : public solvers::LinearOperator {
   const Field* advecting = nullptr;  // a, with its ghosts; null: no convection
 
  private:
-  // y = L x = R M C x on the owned entities; x needs its ghosts.
-  void laplacian(const Field& x, Field& y) const;
+  // y = L x = R M C x on the owned entities; x needs its ghosts, or exchange_x (as for full).
+  void laplacian(Field& x, Field& y, bool exchange_x) const;
 
   const topology::Mesh& m_;
   const backend::Backend& be_;

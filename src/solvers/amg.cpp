@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "halo/overlap.hpp"
 #include "solvers/collectives.hpp"
 
 namespace scfd::solvers {
@@ -60,29 +61,29 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   }
   const Level& L = levels_[l];
   const Level& next = levels_[l + 1];
-  // With several ranks a level's rows couple to ghosts, whose values are exchanged first.
+  // With several ranks a level's rows couple to ghosts, whose exchange the rows without a ghost
+  // column hide (halo/overlap.hpp).
   const backend::Matrix& a = *L.a;
-  const auto exchange = [&](Field& x) {
-    if (L.plan != nullptr && !L.plan->empty()) L.plan->exchange(be_, x);
+  const auto sweep = [&](Field& x, Field& y) {
+    halo::overlap(L.plan, be_, x,
+                  [&](backend::Rows rows) { be_.matrix_jacobi(a, *L.weight, b, x, y, rows); });
   };
   Field* cur = &e;
   Field* other = L.tmp.get();
   // Pre-smoothing from e = 0: the first sweep is e = W b.
   be_.multiply(*L.weight, b, *cur);
   for (int s = 1; s < sweeps_; ++s) {
-    exchange(*cur);
-    be_.matrix_jacobi(a, *L.weight, b, *cur, *other);
+    sweep(*cur, *other);
     std::swap(cur, other);
   }
-  exchange(*cur);
-  be_.matrix_residual(a, b, *cur, *other);
+  halo::overlap(L.plan, be_, *cur,
+                [&](backend::Rows rows) { be_.matrix_residual(a, b, *cur, *other, rows); });
   be_.matrix_apply(*L.r, *other, *next.rhs);
   cycle(l + 1, *next.rhs, *next.e);
   be_.matrix_apply_add(*L.p, *next.e, *cur, *other);
   std::swap(cur, other);
   for (int s = 0; s < sweeps_; ++s) {  // post-smoothing: as many sweeps, so M is symmetric
-    exchange(*cur);
-    be_.matrix_jacobi(a, *L.weight, b, *cur, *other);
+    sweep(*cur, *other);
     std::swap(cur, other);
   }
   // 2 * sweeps swaps in all: the result is in e.

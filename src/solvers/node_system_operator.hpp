@@ -1,13 +1,15 @@
 // The node system (Backend::node_system: node-based diffusion with Dirichlet rows eliminated) as a
 // LinearOperator for Pcg: assembled once by the backend (Backend::make_node_system), applied after
-// a halo exchange of x. d, b, w and fixed are captured when it is made: a caller makes a new one
-// when they change. The Mesh, Backend, HaloPlan and the four fields must outlive it.
+// a halo exchange of x overlapped with the inner rows (halo/overlap.hpp). d, b, w and fixed are
+// captured when it is made: a caller makes a new one when they change. The Mesh, Backend, HaloPlan
+// and the four fields must outlive it.
 #pragma once
 
 #include <memory>
 
 #include "backend/backend.hpp"
 #include "halo/halo_plan.hpp"
+#include "halo/overlap.hpp"
 #include "solvers/linear_operator.hpp"
 
 namespace scfd::solvers {
@@ -28,8 +30,7 @@ class NodeSystemOperator final : public LinearOperator {
   index size() const override { return m_.n_nodes; }
   index owned() const override { return m_.n_owned_nodes; }
   void apply(backend::Field& x, backend::Field& y) const override {
-    nodes_.exchange(be_, x);
-    system_->apply(x, y);
+    halo::overlap(nodes_, be_, x, [&](backend::Rows rows) { system_->apply(x, y, rows); });
   }
   void diagonal(backend::Field& diag) const override {
     be_.node_system_diagonal(m_, d_, b_, w_, fixed_, diag);

@@ -94,13 +94,13 @@ TEST(SparseSplit, ProductsEqualTheDirectRowSums) {
         be.matrix_apply(*m, *fx, *fy);
         break;
       case SparseProduct::residual:
-        be.matrix_residual(*m, *fb, *fx, *fy);
+        be.matrix_residual(*m, *fb, *fx, *fy, backend::Rows::all);
         break;
       case SparseProduct::apply_add:
         be.matrix_apply_add(*m, *fx, *fz, *fy);
         break;
       case SparseProduct::jacobi:
-        be.matrix_jacobi(*m, *fw, *fb, *fx, *fy);
+        be.matrix_jacobi(*m, *fw, *fb, *fx, *fy, backend::Rows::all);
         break;
     }
     be.download(*fy, got);

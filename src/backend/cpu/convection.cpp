@@ -17,7 +17,8 @@
 namespace scfd::backend::cpu {
 
 void convection(const Mesh& m, std::span<const real> u_face, std::span<const Vec3> u_cell,
-                std::span<const Vec3> u_boundary, real upwind, std::span<Vec3> n_cell) {
+                std::span<const Vec3> u_boundary, real upwind, std::span<Vec3> n_cell,
+                RowRange rows) {
   SCFD_CHECK_SIZE(u_face, m.n_faces, "convection: u_face");
   SCFD_CHECK_SIZE(u_cell, m.n_cells, "convection: u_cell");
   SCFD_CHECK_SIZE(u_boundary, m.n_boundary_faces(), "convection: u_boundary");
@@ -25,7 +26,7 @@ void convection(const Mesh& m, std::span<const real> u_face, std::span<const Vec
   SCFD_CHECK(disjoint(n_cell, u_cell) && disjoint(n_cell, u_face),
              "convection: output aliases an input");
   const int w = m.cell_width();
-  for (index c = 0; c < m.n_owned_cells; ++c) {
+  for (index c = rows.begin; c < rows.stop(m.n_owned_cells); ++c) {
     const Vec3 uc = u_cell[c];
     Vec3 sum{};
     for (int k = 0; k < w; ++k) {

@@ -261,31 +261,39 @@ std::span<const Vec3> as_vec3(const Field& f) {
 }  // namespace
 
 void CpuBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                          Field& g_face) const {
-  cpu::gradient(m, host(q_cell), host(q_boundary), host(g_face));
+                          Field& g_face, Rows rows) const {
+  cpu::gradient(m, host(q_cell), host(q_boundary), host(g_face),
+                row_range(rows, m.n_inner_faces, m.n_owned_faces, 1));
 }
-void CpuBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
-  cpu::divergence(m, host(u_face), host(d_cell));
+void CpuBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
+                            Rows rows) const {
+  cpu::divergence(m, host(u_face), host(d_cell),
+                  row_range(rows, m.n_inner_cells, m.n_owned_cells, 1));
 }
 
 void CpuBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
   cpu::flux_sum_abs(m, host(u_face), host(s_cell));
 }
-void CpuBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
-  cpu::curl(m, host(s), host(u_face));
+void CpuBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face, Rows rows) const {
+  cpu::curl(m, host(s), host(u_face), row_range(rows, m.n_inner_faces, m.n_owned_faces, 1));
 }
-void CpuBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
-  cpu::rotation(m, host(u_face), host(r));
+void CpuBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r, Rows rows) const {
+  cpu::rotation(m, host(u_face), host(r), row_range(rows, m.n_inner_curl(), m.n_owned_curl(), 1));
 }
-void CpuBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
-  cpu::interpolate(m, host(u_face), as_vec3(u_cell));
+void CpuBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
+                             Rows rows) const {
+  cpu::interpolate(m, host(u_face), as_vec3(u_cell),
+                   row_range(rows, m.n_inner_cells, m.n_owned_cells, 1));
 }
-void CpuBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
-  cpu::integrate(m, as_vec3(v_cell), host(u_face));
+void CpuBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
+                           Rows rows) const {
+  cpu::integrate(m, as_vec3(v_cell), host(u_face),
+                 row_range(rows, m.n_inner_faces, m.n_owned_faces, 1));
 }
 void CpuBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
-                            const Field& u_boundary, real upwind, Field& n_cell) const {
-  cpu::convection(m, host(u_face), as_vec3(u_cell), as_vec3(u_boundary), upwind, as_vec3(n_cell));
+                            const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const {
+  cpu::convection(m, host(u_face), as_vec3(u_cell), as_vec3(u_boundary), upwind, as_vec3(n_cell),
+                  row_range(rows, m.n_inner_cells, m.n_owned_cells, 1));
 }
 
 void CpuBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
@@ -305,8 +313,9 @@ class CpuNodeSystem final : public NodeSystem {
         columns_(node_system_columns(m)) {
     node_system_assemble(m, host(d), b, host(w), host(fixed), coef_, diag_);
   }
-  void apply(const Field& x, Field& y) const override {
-    node_system_apply(m_, coef_, diag_, host(x), host(y), columns_);
+  void apply(const Field& x, Field& y, Rows rows) const override {
+    node_system_apply(m_, coef_, diag_, host(x), host(y), columns_,
+                      row_range(rows, m_.n_inner_nodes, m_.n_owned_nodes, 1));
   }
 
  private:
@@ -328,16 +337,23 @@ void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, r
   cpu::node_system_diagonal(m, host(d), b, host(w), host(fixed), host(diag));
 }
 
-CpuMatrix::CpuMatrix(const SparseMatrix& a) : a_(a), split_(split_long_rows(a)) {
-  if (split_) chunk_sums_.resize(static_cast<std::size_t>(split_->chunks.rows));
+CpuMatrix::CpuMatrix(const SparseMatrix& a)
+    : a_(a), inner_(leading_rows_without_ghosts(a)), split_(split_long_rows(a)) {
+  if (split_) {
+    chunk_sums_.resize(static_cast<std::size_t>(split_->chunks.rows));
+    inner_ = 0;
+  }
 }
 
 void CpuMatrix::product(SparseProduct kind, std::span<const real> x, std::span<const real> b,
-                        std::span<const real> z, std::span<const real> w, std::span<real> y) const {
+                        std::span<const real> z, std::span<const real> w, std::span<real> y,
+                        Rows rows) const {
+  const RowRange r = row_range(rows, inner_, a_.rows, 1);
   if (!split_) {
-    sparse_product(kind, a_, x, b, z, w, y);
+    sparse_product(kind, a_, x, b, z, w, y, {}, r);
     return;
   }
+  if (r.begin == r.stop(a_.rows)) return;
   SCFD_CHECK(x.size() >= static_cast<std::size_t>(a_.cols), "sparse product of {} x {}: x of {}",
              a_.rows, a_.cols, x.size());
   sparse_product(SparseProduct::apply, split_->chunks, x, {}, {}, {}, chunk_sums_);
@@ -361,8 +377,9 @@ void CpuBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
   cpu_matrix(a).product(SparseProduct::apply, host(x), {}, {}, {}, host(y));
 }
 
-void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
-  cpu_matrix(a).product(SparseProduct::residual, host(x), host(b), {}, {}, host(y));
+void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
+                                 Rows rows) const {
+  cpu_matrix(a).product(SparseProduct::residual, host(x), host(b), {}, {}, host(y), rows);
 }
 
 void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
@@ -370,8 +387,8 @@ void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& 
 }
 
 void CpuBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
-                               Field& y) const {
-  cpu_matrix(a).product(SparseProduct::jacobi, host(x), host(b), {}, host(w), host(y));
+                               Field& y, Rows rows) const {
+  cpu_matrix(a).product(SparseProduct::jacobi, host(x), host(b), {}, host(w), host(y), rows);
 }
 
 void CpuBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,

@@ -45,12 +45,15 @@ class CpuMatrix final : public Matrix {
   explicit CpuMatrix(const SparseMatrix& a);
   index rows() const override { return a_.rows; }
   index cols() const override { return a_.cols; }
-  // y = A x as `kind` says (cpu/sparse.hpp), through the split if there is one.
+  // y = A x as `kind` says (cpu/sparse.hpp) on `rows`, through the split if there is one (which
+  // computes every row in the interface part: Rows::inner is then empty).
   void product(SparseProduct kind, std::span<const real> x, std::span<const real> b,
-               std::span<const real> z, std::span<const real> w, std::span<real> y) const;
+               std::span<const real> z, std::span<const real> w, std::span<real> y,
+               Rows rows = Rows::all) const;
 
  private:
   SparseMatrix a_;
+  index inner_ = 0;  // leading rows without a ghost column (0 with a split)
   std::optional<RowSplit> split_;
   mutable std::vector<real> chunk_sums_;
 };
@@ -91,20 +94,24 @@ class CpuBackend final : public Backend {
                        const Field& y, const Field& t, Field& x, Field& r) const override;
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
   void matrix_apply(const Matrix& a, const Field& x, Field& y) const override;
-  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const override;
+  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
+                       Rows rows) const override;
   void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
-  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
-                     Field& y) const override;
+  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x, Field& y,
+                     Rows rows) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                Field& g_face) const override;
-  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
+                Field& g_face, Rows rows) const override;
+  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
+                  Rows rows) const override;
   void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const override;
-  void curl(const topology::Mesh& m, const Field& s, Field& u_face) const override;
-  void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
-  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;
-  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
+  void curl(const topology::Mesh& m, const Field& s, Field& u_face, Rows rows) const override;
+  void rotation(const topology::Mesh& m, const Field& u_face, Field& r, Rows rows) const override;
+  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
+                   Rows rows) const override;
+  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
+                 Rows rows) const override;
   void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
-                  const Field& u_boundary, real upwind, Field& n_cell) const override;
+                  const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
   std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d, real b,

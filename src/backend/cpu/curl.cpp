@@ -12,14 +12,14 @@
 
 namespace scfd::backend::cpu {
 
-void curl(const Mesh& m, std::span<const real> s, std::span<real> u_face) {
+void curl(const Mesh& m, std::span<const real> s, std::span<real> u_face, RowRange rows) {
   SCFD_CHECK_SIZE(s, m.n_curl(), "curl: s");
   SCFD_CHECK_SIZE(u_face, m.n_faces, "curl: u_face");
   SCFD_CHECK(disjoint(u_face, s), "curl: output aliases the input");
   const int w = m.curl_width();
   const index* face_curl = m.face_curl.data();
   const std::int8_t* sign = m.face_curl_sign.data();
-  for (index f = 0; f < m.n_owned_faces; ++f) {
+  for (index f = rows.begin; f < rows.stop(m.n_owned_faces); ++f) {
     real sum = 0;
     for (int k = 0; k < w; ++k) {
       const std::size_t i = static_cast<std::size_t>(f) * w + k;

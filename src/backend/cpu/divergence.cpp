@@ -14,14 +14,15 @@
 
 namespace scfd::backend::cpu {
 
-void divergence(const Mesh& m, std::span<const real> u_face, std::span<real> d_cell) {
+void divergence(const Mesh& m, std::span<const real> u_face, std::span<real> d_cell,
+                RowRange rows) {
   SCFD_CHECK_SIZE(u_face, m.n_faces, "divergence: u_face");
   SCFD_CHECK_SIZE(d_cell, m.n_cells, "divergence: d_cell");
   SCFD_CHECK(disjoint(d_cell, u_face), "divergence: output aliases the input");
   const int w = m.cell_width();
   const index* cell_faces = m.cell_faces.data();
   const std::int8_t* sign = m.cell_face_sign.data();
-  for (index c = 0; c < m.n_owned_cells; ++c) {
+  for (index c = rows.begin; c < rows.stop(m.n_owned_cells); ++c) {
     real sum = 0;
     for (int k = 0; k < w; ++k) {
       const std::size_t i = static_cast<std::size_t>(c) * w + k;

@@ -14,14 +14,14 @@
 namespace scfd::backend::cpu {
 
 void gradient(const Mesh& m, std::span<const real> q_cell, std::span<const real> q_boundary,
-              std::span<real> g_face) {
+              std::span<real> g_face, RowRange rows) {
   SCFD_CHECK_SIZE(q_cell, m.n_cells, "gradient: q_cell");
   SCFD_CHECK_SIZE(q_boundary, m.n_boundary_faces(), "gradient: q_boundary");
   SCFD_CHECK_SIZE(g_face, m.n_faces, "gradient: g_face");
   SCFD_CHECK(disjoint(g_face, q_cell) && disjoint(g_face, q_boundary),
              "gradient: output aliases an input");
   const index* face_cells = m.face_cells.data();
-  for (index f = 0; f < m.n_owned_faces; ++f) {
+  for (index f = rows.begin; f < rows.stop(m.n_owned_faces); ++f) {
     const index c1 = face_cells[2 * f];
     const index c2 = face_cells[2 * f + 1];
     const real front = c2 != kNone ? q_cell[c2] : q_boundary[f - m.n_interior_faces];

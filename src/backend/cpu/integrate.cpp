@@ -13,12 +13,12 @@
 
 namespace scfd::backend::cpu {
 
-void integrate(const Mesh& m, std::span<const Vec3> v_cell, std::span<real> u_face) {
+void integrate(const Mesh& m, std::span<const Vec3> v_cell, std::span<real> u_face, RowRange rows) {
   SCFD_CHECK_SIZE(v_cell, m.n_cells, "integrate: v_cell");
   SCFD_CHECK_SIZE(u_face, m.n_faces, "integrate: u_face");
   SCFD_CHECK(disjoint(u_face, v_cell), "integrate: output aliases the input");
   const index* face_cells = m.face_cells.data();
-  for (index f = 0; f < m.n_owned_faces; ++f) {
+  for (index f = rows.begin; f < rows.stop(m.n_owned_faces); ++f) {
     const Vec3 xf = m.face_centre[f];
     const index c1 = face_cells[2 * f];
     const index c2 = face_cells[2 * f + 1];

@@ -12,14 +12,15 @@
 
 namespace scfd::backend::cpu {
 
-void interpolate(const Mesh& m, std::span<const real> u_face, std::span<Vec3> u_cell) {
+void interpolate(const Mesh& m, std::span<const real> u_face, std::span<Vec3> u_cell,
+                 RowRange rows) {
   SCFD_CHECK_SIZE(u_face, m.n_faces, "interpolate: u_face");
   SCFD_CHECK_SIZE(u_cell, m.n_cells, "interpolate: u_cell");
   SCFD_CHECK(disjoint(u_cell, u_face), "interpolate: output aliases the input");
   const int w = m.cell_width();
   const index* cell_faces = m.cell_faces.data();
   const std::int8_t* sign = m.cell_face_sign.data();
-  for (index c = 0; c < m.n_owned_cells; ++c) {
+  for (index c = rows.begin; c < rows.stop(m.n_owned_cells); ++c) {
     const Vec3 xc = m.cell_circumcentre[c];
     Vec3 sum{};
     for (int k = 0; k < w; ++k) {

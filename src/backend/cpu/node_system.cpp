@@ -93,14 +93,14 @@ std::vector<index> node_system_columns(const topology::Mesh& m) {
 
 void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
                        std::span<const real> diag, std::span<const real> x, std::span<real> y,
-                       std::span<const index> columns) {
+                       std::span<const index> columns, RowRange rows) {
   const auto n = static_cast<std::size_t>(m.n_nodes);
   const auto& ne = m.node_edges;
   SCFD_CHECK(x.size() == n && y.size() == n &&
              diag.size() == static_cast<std::size_t>(m.n_owned_nodes) &&
              coef.size() == static_cast<std::size_t>(node_system_entries(m)) &&
              (columns.empty() || columns.size() == coef.size()));
-  for (index i = 0; i < m.n_owned_nodes; ++i) {
+  for (index i = rows.begin; i < rows.stop(m.n_owned_nodes); ++i) {
     real yi = diag[i] * x[i];
     if (columns.empty()) {
       for (index k = ne.offset[i]; k < ne.offset[i + 1]; ++k)

@@ -36,10 +36,10 @@ void node_system_assemble(const topology::Mesh& m, std::span<const real> d, real
 // The column j(k) of every entry of node_system_assemble (the other node of the edge).
 std::vector<index> node_system_columns(const topology::Mesh& m);
 
-// y_i = diag_i x_i + sum over the entries k of row i of coef_k x_j(k), for the owned nodes i.
-// `columns` (node_system_columns, or empty: found from the edges) saves the edge lookups.
+// y_i = diag_i x_i + sum over the entries k of row i of coef_k x_j(k), for the owned nodes i in
+// `rows`. `columns` (node_system_columns, or empty: found from the edges) saves the edge lookups.
 void node_system_apply(const topology::Mesh& m, std::span<const real> coef,
                        std::span<const real> diag, std::span<const real> x, std::span<real> y,
-                       std::span<const index> columns = {});
+                       std::span<const index> columns = {}, RowRange rows = {});
 
 }  // namespace scfd::backend::cpu

@@ -10,7 +10,7 @@
 
 namespace scfd::backend::cpu {
 
-void rotation(const Mesh& m, std::span<const real> u_face, std::span<real> r) {
+void rotation(const Mesh& m, std::span<const real> u_face, std::span<real> r, RowRange rows) {
   SCFD_CHECK_SIZE(u_face, m.n_faces, "rotation: u_face");
   SCFD_CHECK_SIZE(r, m.n_curl(), "rotation: r");
   SCFD_CHECK(
@@ -20,7 +20,7 @@ void rotation(const Mesh& m, std::span<const real> u_face, std::span<real> r) {
   const index* offset = m.curl_faces.offset.data();
   const index* face = m.curl_faces.item.data();
   const std::int8_t* sign = m.curl_faces.sign.data();
-  for (index k = 0; k < m.n_owned_curl(); ++k) {
+  for (index k = rows.begin; k < rows.stop(m.n_owned_curl()); ++k) {
     real sum = 0;
     for (index i = offset[k]; i < offset[k + 1]; ++i) sum += sign[i] * u_face[face[i]];
     r[k] = sum;

@@ -7,7 +7,7 @@ namespace scfd::backend::cpu {
 
 void sparse_product(SparseProduct kind, const SparseMatrix& a, std::span<const real> x,
                     std::span<const real> b, std::span<const real> z, std::span<const real> w,
-                    std::span<real> y, std::span<const real> x0) {
+                    std::span<real> y, std::span<const real> x0, RowRange part) {
   if (x0.empty()) x0 = x;
   const auto rows = static_cast<std::size_t>(a.rows);
   SCFD_CHECK(x.size() >= static_cast<std::size_t>(a.cols) && y.size() >= rows,
@@ -19,7 +19,7 @@ void sparse_product(SparseProduct kind, const SparseMatrix& a, std::span<const r
              "sparse product: z of {} for {} rows, or y aliases z", z.size(), rows);
   SCFD_CHECK(kind != SparseProduct::jacobi || (w.size() >= rows && x0.size() >= rows),
              "sparse product: w of {} and x0 of {} for {} rows", w.size(), x0.size(), rows);
-  for (index i = 0; i < a.rows; ++i) {
+  for (index i = part.begin; i < part.stop(a.rows); ++i) {
     real s = 0;
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
     switch (kind) {

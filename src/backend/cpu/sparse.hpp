@@ -13,9 +13,9 @@ namespace scfd::backend::cpu {
 
 enum class SparseProduct { apply, residual, apply_add, jacobi };
 
-// The inputs a product does not read may be empty spans.
+// The inputs a product does not read may be empty spans. Rows `part` of y only ({}: all).
 void sparse_product(SparseProduct kind, const SparseMatrix& a, std::span<const real> x,
                     std::span<const real> b, std::span<const real> z, std::span<const real> w,
-                    std::span<real> y, std::span<const real> x0 = {});
+                    std::span<real> y, std::span<const real> x0 = {}, RowRange part = {});
 
 }  // namespace scfd::backend::cpu

@@ -706,39 +706,52 @@ const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
   return *meshes.back();
 }
 
-void GlBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                         Field& g_face) const {
-  state_->ops().gradient(device_mesh(m), storage(q_cell), storage(q_boundary), storage(g_face));
+RowRange GlBackend::range(Rows rows, index n_inner, index n_owned) const {
+  return row_range(rows, n_inner, n_owned, row_alignment());
 }
 
-void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const {
-  state_->ops().divergence(device_mesh(m), storage(u_face), storage(d_cell));
+void GlBackend::gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
+                         Field& g_face, Rows rows) const {
+  state_->ops().gradient(device_mesh(m), storage(q_cell), storage(q_boundary), storage(g_face),
+                         range(rows, m.n_inner_faces, m.n_owned_faces));
+}
+
+void GlBackend::divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
+                           Rows rows) const {
+  state_->ops().divergence(device_mesh(m), storage(u_face), storage(d_cell),
+                           range(rows, m.n_inner_cells, m.n_owned_cells));
 }
 
 void GlBackend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
   state_->ops().flux_sum_abs(device_mesh(m), storage(u_face), storage(s_cell));
 }
 
-void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face) const {
-  state_->ops().curl(device_mesh(m), storage(s), storage(u_face));
+void GlBackend::curl(const topology::Mesh& m, const Field& s, Field& u_face, Rows rows) const {
+  state_->ops().curl(device_mesh(m), storage(s), storage(u_face),
+                     range(rows, m.n_inner_faces, m.n_owned_faces));
 }
 
-void GlBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r) const {
-  state_->ops().rotation(device_mesh(m), storage(u_face), storage(r));
+void GlBackend::rotation(const topology::Mesh& m, const Field& u_face, Field& r, Rows rows) const {
+  state_->ops().rotation(device_mesh(m), storage(u_face), storage(r),
+                         range(rows, m.n_inner_curl(), m.n_owned_curl()));
 }
 
-void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const {
-  state_->ops().interpolate(device_mesh(m), storage(u_face), storage(u_cell));
+void GlBackend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
+                            Rows rows) const {
+  state_->ops().interpolate(device_mesh(m), storage(u_face), storage(u_cell),
+                            range(rows, m.n_inner_cells, m.n_owned_cells));
 }
 
-void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const {
-  state_->ops().integrate(device_mesh(m), storage(v_cell), storage(u_face));
+void GlBackend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
+                          Rows rows) const {
+  state_->ops().integrate(device_mesh(m), storage(v_cell), storage(u_face),
+                          range(rows, m.n_inner_faces, m.n_owned_faces));
 }
 
 void GlBackend::convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
-                           const Field& u_boundary, real upwind, Field& n_cell) const {
+                           const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const {
   state_->ops().convection(device_mesh(m), storage(u_face), storage(u_cell), storage(u_boundary),
-                           upwind, storage(n_cell));
+                           upwind, storage(n_cell), range(rows, m.n_inner_cells, m.n_owned_cells));
 }
 
 void GlBackend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
@@ -773,12 +786,15 @@ class GlNodeSystem final : public NodeSystem {
   ~GlNodeSystem() override { be_.state_->system_bytes -= coef_.size() + diag_.size(); }
   GlNodeSystem(const GlNodeSystem&) = delete;
   GlNodeSystem& operator=(const GlNodeSystem&) = delete;
-  void apply(const Field& x, Field& y) const override {
+  void apply(const Field& x, Field& y, Rows rows) const override {
+    const RowRange r = be_.range(rows, m_.n_inner_nodes, m_.n_owned_nodes);
+    Operators& ops = be_.state_->ops();
     if (d_) {
-      be_.node_system(m_, *d_, b_, *w_, *fixed_, x, y);
+      ops.node_system(be_.device_mesh(m_), storage(*d_), b_, storage(*w_), storage(*fixed_),
+                      storage(x), storage(y), r);
       return;
     }
-    be_.state_->ops().node_system_apply(be_.device_mesh(m_), coef_, diag_, storage(x), storage(y));
+    ops.node_system_apply(be_.device_mesh(m_), coef_, diag_, storage(x), storage(y), r);
   }
 
  private:
@@ -800,11 +816,13 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
 // the chunk sums.
 class GlMatrix final : public Matrix {
  public:
-  GlMatrix(const GlBackend& be, const SparseMatrix& a) : be_(be), rows_(a.rows), cols_(a.cols) {
+  GlMatrix(const GlBackend& be, const SparseMatrix& a)
+      : be_(be), rows_(a.rows), cols_(a.cols), inner_(leading_rows_without_ghosts(a)) {
     if (const std::optional<RowSplit> split = split_long_rows(a)) {
       sell_ = make_sell_matrix(split->chunks, be.precision_);
       sum_ = make_sell_matrix(split->sum, be.precision_);
       chunk_sums_ = be.make_field(split->chunks.rows);
+      inner_ = 0;  // the interface part computes every row through the split
     } else {
       sell_ = make_sell_matrix(a, be.precision_);
     }
@@ -816,15 +834,17 @@ class GlMatrix final : public Matrix {
   index rows() const override { return rows_; }
   index cols() const override { return cols_; }
 
-  // y = A x as `kind` says (Operators::sparse), through the split if there is one.
+  // y = A x as `kind` says (Operators::sparse) on `rows`, through the split if there is one.
   void product(Operators::Sparse kind, const Field& x, const Field* b, const Field* z,
-               const Field* w, Field& y) const {
+               const Field* w, Field& y, Rows rows = Rows::all) const {
     const auto opt = [](const Field* f) { return f != nullptr ? &storage(*f) : nullptr; };
     Operators& ops = be_.state_->ops();
+    const RowRange r = be_.range(rows, inner_, rows_);
     if (!sum_) {
-      ops.sparse(kind, sell_, storage(x), opt(b), opt(z), opt(w), storage(y));
+      ops.sparse(kind, sell_, storage(x), opt(b), opt(z), opt(w), storage(y), nullptr, r);
       return;
     }
+    if (r.begin == r.stop(rows_)) return;
     FieldStorage& t = storage(*chunk_sums_);
     ops.sparse(Operators::Sparse::apply, sell_, storage(x), nullptr, nullptr, nullptr, t);
     ops.sparse(kind, *sum_, t, opt(b), opt(z), opt(w), storage(y), &storage(x));
@@ -834,6 +854,7 @@ class GlMatrix final : public Matrix {
   std::size_t bytes() const { return sell_.bytes() + (sum_ ? sum_->bytes() : 0); }
   const GlBackend& be_;
   index rows_, cols_;
+  index inner_;      // leading rows without a ghost column (0 with a split)
   SellMatrix sell_;  // the matrix, or its chunks
   std::optional<SellMatrix> sum_;
   std::unique_ptr<Field> chunk_sums_;
@@ -855,8 +876,9 @@ void GlBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
   gl_matrix(a).product(Operators::Sparse::apply, x, nullptr, nullptr, nullptr, y);
 }
 
-void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const {
-  gl_matrix(a).product(Operators::Sparse::residual, x, &b, nullptr, nullptr, y);
+void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
+                                Rows rows) const {
+  gl_matrix(a).product(Operators::Sparse::residual, x, &b, nullptr, nullptr, y, rows);
 }
 
 void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
@@ -864,8 +886,8 @@ void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z
 }
 
 void GlBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
-                              Field& y) const {
-  gl_matrix(a).product(Operators::Sparse::jacobi, x, &b, nullptr, &w, y);
+                              Field& y, Rows rows) const {
+  gl_matrix(a).product(Operators::Sparse::jacobi, x, &b, nullptr, &w, y, rows);
 }
 
 void GlBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b,

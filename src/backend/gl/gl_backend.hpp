@@ -62,6 +62,9 @@ class GlBackend final : public Backend {
   DeviceInfo device_info() const override;
   void finish() const override;
   std::size_t device_bytes() const override;
+  // An overlap's parts start on whole texels and, under the compute driver with textures, whole
+  // work groups of 256 (gl/driver.hpp).
+  index row_alignment() const override { return 256; }
 
   std::unique_ptr<Field> make_field(index n) const override;
   void upload(std::span<const real> host, Field& f) const override;
@@ -97,20 +100,24 @@ class GlBackend final : public Backend {
   // Stored in the SELL layout of the node system (kernels/sparse_*.glsl).
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
   void matrix_apply(const Matrix& a, const Field& x, Field& y) const override;
-  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y) const override;
+  void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
+                       Rows rows) const override;
   void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
-  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
-                     Field& y) const override;
+  void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x, Field& y,
+                     Rows rows) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                Field& g_face) const override;
-  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell) const override;
+                Field& g_face, Rows rows) const override;
+  void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
+                  Rows rows) const override;
   void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const override;
-  void curl(const topology::Mesh& m, const Field& s, Field& u_face) const override;
-  void rotation(const topology::Mesh& m, const Field& u_face, Field& r) const override;
-  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell) const override;
-  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face) const override;
+  void curl(const topology::Mesh& m, const Field& s, Field& u_face, Rows rows) const override;
+  void rotation(const topology::Mesh& m, const Field& u_face, Field& r, Rows rows) const override;
+  void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
+                   Rows rows) const override;
+  void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
+                 Rows rows) const override;
   void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
-                  const Field& u_boundary, real upwind, Field& n_cell) const override;
+                  const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
   // Coefficients in the SELL layout of the device mesh (node_system_assemble.glsl), applied by
@@ -127,6 +134,8 @@ class GlBackend final : public Backend {
   friend class GlMatrix;      // counts its bytes in the State
   struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
+  // row_range with this backend's alignment.
+  RowRange range(Rows rows, index n_inner, index n_owned) const;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
   void raster_pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
                          Field& x, Field& r, Field& z, index n) const;

@@ -42,10 +42,13 @@ void check_distinct(const FieldStorage& out, std::initializer_list<const FieldSt
 // Binds the storage buffers (kernels that read SELL rows take the rows' slice starts and lengths
 // first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
 // over n output entities into `out`.
+// Runs a body over outputs `rows` of n (Backend::Rows: a part of a halo overlap, or all).
 void launch(BodyProgram& prog, std::initializer_list<const Buffer*> buffers,
-            std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n) {
+            std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n,
+            RowRange rows = {}) {
   prog.bind(buffers, fields, {&out});
-  prog.run(static_cast<std::size_t>(n));
+  prog.run(static_cast<std::size_t>(n), static_cast<std::size_t>(rows.begin),
+           static_cast<std::size_t>(rows.stop(n)));
 }
 
 }  // namespace
@@ -106,7 +109,7 @@ Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
 
 void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
-                         const FieldStorage& q_boundary, FieldStorage& g_face) {
+                         const FieldStorage& q_boundary, FieldStorage& g_face, RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -116,10 +119,11 @@ void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
   BodyProgram& prog = *programs_->gradient;
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
-  launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces);
+  launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces, rows);
 }
 
-void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& d_cell) {
+void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& d_cell,
+                           RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -127,7 +131,7 @@ void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, Fie
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
   BodyProgram& prog = *programs_->divergence[m.dim - 2];
-  launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells);
+  launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells, rows);
 }
 
 void Operators::flux_sum_abs(const DeviceMesh& dm, const FieldStorage& u_face,
@@ -141,7 +145,8 @@ void Operators::flux_sum_abs(const DeviceMesh& dm, const FieldStorage& u_face,
   launch(*programs_->flux_sum_abs[m.dim - 2], {&b.cell_faces}, {&u_face}, s_cell, m.n_owned_cells);
 }
 
-void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& u_face) {
+void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& u_face,
+                     RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -149,10 +154,11 @@ void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& 
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
   BodyProgram& prog = *programs_->curl[m.dim - 2];
-  launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces);
+  launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces, rows);
 }
 
-void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& r) {
+void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& r,
+                         RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -161,11 +167,11 @@ void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, Field
   check_distinct(r, {&u_face}, "rotation");
   BodyProgram& prog = *programs_->rotation;
   launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item}, {&u_face}, r,
-         m.n_owned_curl());
+         m.n_owned_curl(), rows);
 }
 
-void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face,
-                            FieldStorage& u_cell) {
+void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face, FieldStorage& u_cell,
+                            RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -173,10 +179,11 @@ void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face,
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
   BodyProgram& prog = *programs_->interpolate[m.dim - 2];
-  launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells);
+  launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells, rows);
 }
 
-void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, FieldStorage& u_face) {
+void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, FieldStorage& u_face,
+                          RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -184,12 +191,12 @@ void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, Fiel
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
   BodyProgram& prog = *programs_->integrate[m.dim - 2];
-  launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces);
+  launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces, rows);
 }
 
 void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
                            const FieldStorage& u_cell, const FieldStorage& u_boundary,
-                           double upwind, FieldStorage& n_cell) {
+                           double upwind, FieldStorage& n_cell, RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -202,7 +209,7 @@ void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
   BodyProgram& prog = *programs_->convection[m.dim - 2];
   prog.set_real("upwind", upwind);
   launch(prog, {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume},
-         {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells);
+         {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells, rows);
 }
 
 void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, const FieldStorage& x,
@@ -221,7 +228,7 @@ void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, cons
 
 void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double b_scale,
                             const FieldStorage& w, const FieldStorage& fixed, const FieldStorage& x,
-                            FieldStorage& y) {
+                            FieldStorage& y, RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -234,7 +241,7 @@ void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double 
   BodyProgram& prog = *programs_->node_system;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
-         {&d, &w, &fixed, &x}, y, m.n_owned_nodes);
+         {&d, &w, &fixed, &x}, y, m.n_owned_nodes, rows);
 }
 
 void Operators::node_system_diagonal(const DeviceMesh& dm, const FieldStorage& d, double b_scale,
@@ -282,7 +289,7 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d
 }
 
 void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, const Buffer& diag,
-                                  const FieldStorage& x, FieldStorage& y) {
+                                  const FieldStorage& x, FieldStorage& y, RowRange rows) {
   const Programs& P = *programs_;
   const DeviceMesh::Buffers& b = P.mesh(dm);
   const Mesh& m = dm.mesh();
@@ -293,12 +300,12 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_distinct(y, {&x}, "node_system_apply");
   BodyProgram& prog = *programs_->node_system_apply;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
-         y, m.n_owned_nodes);
+         y, m.n_owned_nodes, rows);
 }
 
 void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
                        const FieldStorage* b, const FieldStorage* z, const FieldStorage* w,
-                       FieldStorage& y, const FieldStorage* x0) {
+                       FieldStorage& y, const FieldStorage* x0, RowRange rows) {
   const Precision p = programs_->precision;
   SCFD_CHECK(a.value.size() == a.layout.item.size() / sizeof(std::int32_t) * real_size(p),
              "sparse: matrix values of another precision than the {} operators",
@@ -338,7 +345,8 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
                 {&y});
       break;
   }
-  prog.run(static_cast<std::size_t>(a.rows));
+  prog.run(static_cast<std::size_t>(a.rows), static_cast<std::size_t>(rows.begin),
+           static_cast<std::size_t>(rows.stop(a.rows)));
 }
 
 }  // namespace scfd::backend::glc

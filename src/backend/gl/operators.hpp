@@ -29,20 +29,26 @@ class Operators {
   Operators& operator=(Operators&&) noexcept;
 
   void gradient(const DeviceMesh& m, const FieldStorage& q_cell, const FieldStorage& q_boundary,
-                FieldStorage& g_face);
-  void divergence(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& d_cell);
+                FieldStorage& g_face, RowRange rows = {});
+  void divergence(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& d_cell,
+                  RowRange rows = {});
   void flux_sum_abs(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& s_cell);
-  void curl(const DeviceMesh& m, const FieldStorage& s, FieldStorage& u_face);
-  void rotation(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& r);
-  void interpolate(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& u_cell);
-  void integrate(const DeviceMesh& m, const FieldStorage& v_cell, FieldStorage& u_face);
+  void curl(const DeviceMesh& m, const FieldStorage& s, FieldStorage& u_face, RowRange rows = {});
+  void rotation(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& r,
+                RowRange rows = {});
+  void interpolate(const DeviceMesh& m, const FieldStorage& u_face, FieldStorage& u_cell,
+                   RowRange rows = {});
+  void integrate(const DeviceMesh& m, const FieldStorage& v_cell, FieldStorage& u_face,
+                 RowRange rows = {});
   // u_cell, n_cell: 3 per cell; u_boundary: 3 per owned boundary face.
   void convection(const DeviceMesh& m, const FieldStorage& u_face, const FieldStorage& u_cell,
-                  const FieldStorage& u_boundary, double upwind, FieldStorage& n_cell);
+                  const FieldStorage& u_boundary, double upwind, FieldStorage& n_cell,
+                  RowRange rows = {});
   void node_laplacian(const DeviceMesh& m, const FieldStorage& w, const FieldStorage& x,
                       FieldStorage& y);
   void node_system(const DeviceMesh& m, const FieldStorage& d, double b, const FieldStorage& w,
-                   const FieldStorage& fixed, const FieldStorage& x, FieldStorage& y);
+                   const FieldStorage& fixed, const FieldStorage& x, FieldStorage& y,
+                   RowRange rows = {});
   void node_system_diagonal(const DeviceMesh& m, const FieldStorage& d, double b,
                             const FieldStorage& w, const FieldStorage& fixed, FieldStorage& diag);
   // The assembled node system (Backend::make_node_system): coef holds one real per padded SELL
@@ -52,7 +58,9 @@ class Operators {
                             const FieldStorage& w, const FieldStorage& fixed, Buffer& coef,
                             Buffer& diag);
   void node_system_apply(const DeviceMesh& m, const Buffer& coef, const Buffer& diag,
-                         const FieldStorage& x, FieldStorage& y);
+                         const FieldStorage& x, FieldStorage& y, RowRange rows = {});
+  // The operators take the rows of their output to compute (RowRange: a part of a halo overlap,
+  // starting on a texel; {}: all owned).
   // The products of a sparse matrix (kernels/sparse_<kind>.glsl, Backend::matrix_apply and its
   // siblings): y = A x, b - A x, z + A x or x0 + w .* (b - A x) over the rows of a (x0 = x
   // unless given: the second product of a split matrix gathers the chunk sums but corrects the
@@ -60,7 +68,7 @@ class Operators {
   enum class Sparse { apply, residual, apply_add, jacobi };
   void sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x, const FieldStorage* b,
               const FieldStorage* z, const FieldStorage* w, FieldStorage& y,
-              const FieldStorage* x0 = nullptr);
+              const FieldStorage* x0 = nullptr, RowRange rows = {});
 
  private:
   struct Programs;
