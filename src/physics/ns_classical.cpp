@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "halo/overlap.hpp"
 #include "physics/ns_flow.hpp"
 #include "solvers/bicgstab.hpp"
 
@@ -53,7 +54,9 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
 // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
 solvers::SolveResult NsClassicalModel::project(const Field& u_star) {
   const solvers::SolveResult r = pressure_solve_->solve(u_star, *psi_);
-  be_.gradient(m_, *psi_, *coef_->zero_boundary, *face_work_);
+  halo::overlap(halo_.cells, be_, *psi_, [&](backend::Rows rows) {
+    be_.gradient(m_, *psi_, *coef_->zero_boundary, *face_work_, rows);
+  });
   be_.multiply(*coef_->mobility, *face_work_, *face_work_);
   be_.copy(u_star, *u_);
   be_.axpy(-1, *face_work_, *u_);

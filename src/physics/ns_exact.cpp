@@ -162,6 +162,7 @@ const Field& NsExactModel::pressure() {
   be_.scale(1 / last_dt_, *residual_, *residual_);
   halo_.faces.exchange(be_, *residual_);
   const solvers::SolveResult r = pressure_solve_->solve(*residual_, *p_);
+  halo_.cells.exchange(be_, *p_);  // the pressure's ghosts, for the output
   require_converged(r, fmt::format("step {}: pressure", step_));
   pressure_step_ = step_;
   return *p_;

@@ -63,9 +63,14 @@ MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backe
       circulation_(be.make_field(m.n_curl())) {}
 
 void MomentumOperator::apply(Field& x, Field& y) const {
-  halo_.faces.exchange(be_, x);
-  be_.multiply(*k_.free, x, *free_x_);
-  viscous(*free_x_, *viscous_x_);
+  // The ghosts of x arrive behind the inner rows of R M (free .* x); the element-wise products
+  // run again in the interface part, with the ghosts, so free_x_ is complete afterwards.
+  halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
+    be_.multiply(*k_.free, x, *free_x_);
+    be_.multiply(*k_.mass, *free_x_, *viscous_x_);
+    be_.rotation(m_, *viscous_x_, *circulation_, rows);
+  });
+  viscous_from_circulation(*viscous_x_, nullptr);
   be_.multiply(*k_.mass, *free_x_, y);
   be_.axpy(nu_dt, *viscous_x_, y);
   if (advecting != nullptr) {
@@ -88,6 +93,10 @@ void MomentumOperator::diagonal(Field& d) const {
 void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) const {
   be_.multiply(*k_.mass, x, y);
   be_.rotation(m_, y, *circulation_);
+  viscous_from_circulation(y, extra);
+}
+
+void MomentumOperator::viscous_from_circulation(Field& y, const Field* extra) const {
   if (extra != nullptr) be_.axpy(1, *extra, *circulation_);
   be_.multiply(*k_.weight, *circulation_, *circulation_);
   halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
@@ -148,7 +157,6 @@ solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
     const real mean = solvers::global_sum(be_.dot(psi, *ones_, m_.n_owned_cells));
     be_.axpy(-mean / global_cells_, *ones_, psi);
   }
-  halo_.cells.exchange(be_, psi);
   return r;
 }
 
@@ -165,6 +173,17 @@ Convection::Convection(const topology::Mesh& m, const backend::Backend& be, halo
 
 void Convection::apply(const Field& a, const Field& x, const Field& u_boundary, Field& y) const {
   be_.interpolate(m_, x, *u_cell_);
+  from_cells(a, u_boundary, y);
+}
+
+void Convection::apply_exchanging(const Field& a, Field& x, const Field& u_boundary,
+                                  Field& y) const {
+  halo::overlap(halo_.faces, be_, x,
+                [&](backend::Rows rows) { be_.interpolate(m_, x, *u_cell_, rows); });
+  from_cells(a, u_boundary, y);
+}
+
+void Convection::from_cells(const Field& a, const Field& u_boundary, Field& y) const {
   halo::overlap(
       halo_.cells, be_, *u_cell_,
       [&](backend::Rows rows) {

@@ -62,9 +62,13 @@ class Convection {
   void apply(const Field& a, const Field& x, const Field& u_boundary, Field& y) const;
   // y = J N_a(0; u_b): the part that is boundary data.
   void boundary_part(const Field& a, const Field& u_boundary, Field& y) const;
+  // apply() with the ghosts of x exchanged here, behind the inner cells' interpolation.
+  void apply_exchanging(const Field& a, Field& x, const Field& u_boundary, Field& y) const;
   const Field& zero_boundary() const { return *zero_boundary_; }
 
  private:
+  // y from the cell velocities u_cell_ (owned; their ghosts are exchanged here).
+  void from_cells(const Field& a, const Field& u_boundary, Field& y) const;
   // y = the integral of n_cell_ (its ghosts exchanged behind the inner faces).
   void integrate(Field& y) const;
   const topology::Mesh& m_;
@@ -104,6 +108,9 @@ class MomentumOperator final : public solvers::LinearOperator {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Coefficients& k_;
+  // y = M C W (circulation_ + extra), owned faces (the second half of viscous()).
+  void viscous_from_circulation(Field& y, const Field* extra) const;
+
   Convection convection_;
   FieldPtr free_x_, viscous_x_;  // faces
   FieldPtr circulation_;         // curl entities
@@ -134,7 +141,8 @@ class PressureSolve {
   PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                 const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options);
   // psi from v (faces, with ghosts); psi starts from its value on entry (the caller's last
-  // answer: the initial guess) and ends with its ghosts exchanged; without
+  // answer: the initial guess) and ends with its owned values (the caller exchanges its ghosts,
+  // behind the operator that reads them); without
   // an outlet its mean over the cells is 0 (so the pressure's too, on every backend, rank count
   // and preconditioner). Stops
   // at |r| <= tolerance |b| or |r| <= tolerance |v|: near a steady state D v is itself tiny, and

@@ -169,8 +169,7 @@ void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
   be_.xpay(*lx_, nu_dt, y);
   if (advecting == nullptr || convection_dt == 0) return;
   be_.curl(m_, x, *curl_x_);
-  halo_.faces.exchange(be_, *curl_x_);
-  convection_.apply(*advecting, *curl_x_, convection_.zero_boundary(), *convected_);
+  convection_.apply_exchanging(*advecting, *curl_x_, convection_.zero_boundary(), *convected_);
   halo::overlap(halo_.faces, be_, *convected_,
                 [&](backend::Rows rows) { be_.rotation(m_, *convected_, *rotated_, rows); });
   be_.axpy(convection_dt, *rotated_, y);
