@@ -153,7 +153,7 @@ int run_case(const RunOptions& opt) {
   const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
   const backend::Backend& be = *chosen.backend;
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
-  halo.set_overlap(c.get<bool>("parallel.overlap", true));
+  halo.set_overlap(c.get<bool>("parallel.overlap", false));
   std::unique_ptr<physics::Model> model;
   {
     ScopedPhase p(summary.timers, "setup");

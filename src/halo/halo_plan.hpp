@@ -78,8 +78,8 @@ class HaloPlan {
   void end(const backend::Backend& be, backend::Field& x);
   void exchange(const backend::Backend& be, backend::Field& x, int components = 1);
   bool in_flight() const { return in_flight_; }
-  // Whether halo::overlap computes the inner part between begin and end (default) or exchanges
-  // first: the switch of a scaling study's "overlap off" runs.
+  // Whether halo::overlap computes the inner part between begin and end, or exchanges first (the
+  // default: without asynchronous MPI progress the overlap measured slower, docs/scaling.md).
   bool overlap() const { return overlap_; }
   void set_overlap(bool on) { overlap_ = on; }
 
@@ -131,7 +131,7 @@ class HaloPlan {
   std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values per component
   std::vector<MPI_Request> requests_;      // one per neighbour message
   bool in_flight_ = false;
-  bool overlap_ = true;
+  bool overlap_ = false;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
   int pending_components_ = 1;
   double begin_seconds_ = 0;  // time spent in the pending begin

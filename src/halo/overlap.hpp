@@ -7,8 +7,8 @@
 // op(rows) computes the owned outputs that `rows` names (backend::Rows) from x and from fields
 // whose ghosts are already current; it must not write x. Each rank numbers its inner entities
 // first (topology::Mesh::n_inner_X), so Rows::inner is a leading block of every output. A plan
-// whose overlap is off (HaloPlan::set_overlap, the case key parallel.overlap) exchanges first
-// and calls op(Rows::all); an empty plan (one rank) just calls op(Rows::all).
+// whose overlap is off (HaloPlan::set_overlap, the case key parallel.overlap; off by default)
+// exchanges first and calls op(Rows::all); an empty plan (one rank) just calls op(Rows::all).
 #pragma once
 
 #include "backend/backend.hpp"

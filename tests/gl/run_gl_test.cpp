@@ -112,7 +112,7 @@ TEST(GlRun, OverlapOnAndOffGiveTheSameBits) {
     // 24^3 cubes: each rank has thousands of inner nodes, far more than a work group.
     const std::string box = "cases/heat-box/case.toml";
     const std::string sets = kCubeShort + " --set solver.backend=" + backend;
-    const RunResult on = run_case(box, sets, 2);
+    const RunResult on = run_case(box, sets + " --set parallel.overlap=true", 2);
     const RunResult off = run_case(box, sets + " --set parallel.overlap=false", 2);
     ASSERT_EQ(on.exit_code, 0) << on.out;
     ASSERT_EQ(off.exit_code, 0) << off.out;

@@ -125,8 +125,11 @@ void expect_ordering(const std::vector<index>& gid, index n_inner, index n_owned
   ASSERT_EQ(ghost_owner.size(), gid.size() - sz(n_owned)) << what;
   ASSERT_LE(n_inner, n_owned) << what;
   // Inner then interface, each in global order.
-  for (index i = 1; i < n_owned; ++i)
-    if (i != n_inner) EXPECT_LT(gid[sz(i) - 1], gid[sz(i)]) << what << " " << i;
+  for (index i = 1; i < n_owned; ++i) {
+    if (i != n_inner) {
+      EXPECT_LT(gid[sz(i) - 1], gid[sz(i)]) << what << " " << i;
+    }
+  }
   for (std::size_t k = 0; k < ghost_owner.size(); ++k) {
     const index gi = gid[sz(n_owned) + k];
     EXPECT_EQ(ghost_owner[k], owner[sz(gi)]) << what << " ghost " << k;
