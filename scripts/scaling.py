@@ -125,15 +125,15 @@ def read_runs(folder):
 def add_scaling(runs, kind):
     base = runs[0]
     for r in runs:
-        r["ideal_speedup"] = r["ranks"] / base["ranks"] * (base["ranks"] if kind == "strong" else 1)
         r["core_us_per_cell_step"] = 1e6 * r["seconds_per_step"] * r["ranks"] / r["cells"]
-        if kind == "strong":
+        if kind == "strong":  # S = r0 t0 / t, ideal r
             r["speedup"] = base["ranks"] * base["seconds_per_step"] / r["seconds_per_step"]
             r["efficiency"] = r["speedup"] / r["ranks"]
-        else:
+            r["ideal_speedup"] = r["ranks"]
+        else:  # scaled speed-up: efficiency r / r0, ideal r / r0
             per_cell = r["seconds_per_step"] / r["cells_per_rank"]
             r["efficiency"] = (base["seconds_per_step"] / base["cells_per_rank"]) / per_cell
-            r["speedup"] = r["efficiency"] * r["ranks"] / base["ranks"]  # scaled speed-up
+            r["speedup"] = r["efficiency"] * r["ranks"] / base["ranks"]
             r["ideal_speedup"] = r["ranks"] / base["ranks"]
 
 
