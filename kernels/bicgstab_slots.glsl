@@ -7,9 +7,11 @@ const uint BI_R0V = 3u;
 const uint BI_TS = 4u;
 const uint BI_TT = 5u;
 
-// alpha of the iteration whose r0·r is in slot s_rho (rho / r0·v).
+// alpha of the iteration whose r0·r is in slot s_rho (rho / r0·v), 0 when r0·v is 0 (a
+// breakdown the solver restarts from at its next check).
 acc bicgstab_alpha(uint s_rho) {
-  return scalars[s_rho] / scalars[BI_R0V];
+  acc r0v = scalars[BI_R0V];
+  return r0v != acc(0) ? scalars[s_rho] / r0v : acc(0);
 }
 // omega = t·s / t·t, 0 when t·t is not > 0.
 acc bicgstab_omega() {

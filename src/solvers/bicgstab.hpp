@@ -8,9 +8,13 @@
 // The host reads the scalars at convergence checks only: every iteration on the cpu, on a GPU
 // at the interval of next_check_interval (pcg.hpp) or every `check_every` iterations, so a solve
 // may run up to interval - 1 iterations past its tolerance; the iterates are those of the
-// textbook loop. A breakdown (rho or omega 0, r0·v 0) is reported at the check that sees it, or
-// as a residual that is no longer finite. With several ranks each reduction is summed over the
-// ranks on the host, the last one with the stop request of core/stop.hpp.
+// textbook loop up to the first restart. At a check where r0·r has fallen below 1e-10 |r0| |r|
+// (r0 and r orthogonal to rounding) or omega is 0, the solve restarts from the current residual
+// (r0 = r, p = r); between checks a zero divisor gives alpha or beta 0 in the kernels, never a
+// NaN. A restart that changes nothing (the next check breaks down again without a smaller
+// residual) is reported as a breakdown, as is a residual that is no longer finite. With several
+// ranks each reduction is summed over the ranks on the host, the last one with the stop request of
+// core/stop.hpp.
 #pragma once
 
 #include <memory>

@@ -42,6 +42,7 @@ struct SolveResult {
   int iterations = 0;
   real residual = 0;           // |b - A x| at exit (recursively updated)
   real relative_residual = 0;  // residual / |b| (residual when b = 0)
+  int restarts = 0;            // BiCGStab: restarts of the shadow residual (bicgstab.hpp)
   std::string message;         // why it stopped, for logs and errors
   bool converged() const { return status == SolveStatus::converged; }
 };

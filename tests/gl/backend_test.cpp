@@ -408,18 +408,20 @@ TEST_P(GlBackendTest, PcgDirectionMatchesCpu) {
 
 // The BiCGStab updates take alpha, beta and omega from the scalars on the device; against the
 // cpu's from the same slots (a GLSL double division may differ by an ulp: 1e-14 relative in
-// fp64, a few float ulps in fp32).
+// fp64, a few float ulps in fp32). Case 1: omega 0 (beta 0); case 2: r0·v and rho_{k-1} 0
+// (alpha and beta 0): finite vectors, as the twin.
 TEST_P(GlBackendTest, BicgstabUpdatesMatchCpu) {
   using S = BicgstabSlots;
   const real tol = precision() == Precision::fp64 ? 1e-14 : 1e-6;
   for (std::size_t n : {std::size_t(1), std::size_t(65), std::size_t(5000)}) {
-    for (const int k : {0, 1}) {
+    for (const int c : {0, 1, 2}) {
+      const int k = c % 2;
       std::vector<real> slots(S::count);
       slots[S::rho_now(k)] = 0.8125;
-      slots[S::rho_before(k)] = 1.25;
-      slots[S::r0v] = -0.625;
+      slots[S::rho_before(k)] = c == 2 ? 0.0 : 1.25;
+      slots[S::r0v] = c == 2 ? 0.0 : -0.625;
       slots[S::ts] = 0.375;
-      slots[S::tt] = k == 0 ? 0.5 : 0.0;  // omega 0.75, or 0 (t·t not > 0)
+      slots[S::tt] = c == 1 ? 0.0 : 0.5;  // omega 0.75, or 0 (t·t not > 0)
       const auto cs = cpu.make_scalars(S::count), gs = gpu->make_scalars(S::count);
       cpu.write_scalars(slots, *cs);
       gpu->write_scalars(slots, *gs);
@@ -432,14 +434,14 @@ TEST_P(GlBackendTest, BicgstabUpdatesMatchCpu) {
       const std::vector<real> scale(n, 8.0);  // |terms| below 1 times scalars below 4
       const auto close = [&](const Pair& f, const char* what) {
         const std::vector<real> want = values(cpu, *f.cpu), got = values(*gpu, *f.gpu);
-        for (std::size_t i = 0; i < n; ++i)
-          ASSERT_NEAR(got[i], want[i], tol * scale[i]) << what << " k=" << k << " i=" << i;
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(std::isfinite(want[i])) << what << " case " << c << " i=" << i;
+          ASSERT_NEAR(got[i], want[i], tol * scale[i]) << what << " case " << c << " i=" << i;
+        }
       };
-      if (k == 0) {  // omega_{k-1} = 0 would make beta infinite: not a case to compare
-        cpu.bicgstab_direction(k, *cs, *r.cpu, *v.cpu, *p.cpu);
-        gpu->bicgstab_direction(k, *gs, *r.gpu, *v.gpu, *p.gpu);
-        close(p, "direction");
-      }
+      cpu.bicgstab_direction(k, *cs, *r.cpu, *v.cpu, *p.cpu);
+      gpu->bicgstab_direction(k, *gs, *r.gpu, *v.gpu, *p.gpu);
+      close(p, "direction");
       cpu.bicgstab_half(k, *cs, *r.cpu, *v.cpu, *y.cpu);
       gpu->bicgstab_half(k, *gs, *r.gpu, *v.gpu, *y.gpu);
       close(y, "half");

@@ -210,9 +210,12 @@ void CpuBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& 
 }
 
 namespace {
-// alpha_k and omega_k of BiCGStab from its scalars (BicgstabSlots), as the GLSL twins form them.
+// alpha_k, omega_k and beta_k of BiCGStab from its scalars (BicgstabSlots), as the GLSL twins
+// form them. A zero divisor gives 0 (a breakdown the solver sees at its next check and restarts
+// from), never an inf or NaN in the vectors.
 real bicgstab_alpha(std::span<const real> s, index rho_slot) {
-  return s[rho_slot] / s[BicgstabSlots::r0v];
+  const real r0v = s[BicgstabSlots::r0v];
+  return r0v != 0 ? s[rho_slot] / r0v : real(0);
 }
 real bicgstab_omega(std::span<const real> s) {
   return s[BicgstabSlots::tt] > 0 ? s[BicgstabSlots::ts] / s[BicgstabSlots::tt] : real(0);
@@ -224,7 +227,10 @@ void CpuBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, co
   auto s = values(sf);
   const real rho = s[BicgstabSlots::rho_now(k)], rho_old = s[BicgstabSlots::rho_before(k)];
   const real omega = bicgstab_omega(s);
-  const real beta = (rho / rho_old) * (bicgstab_alpha(s, BicgstabSlots::rho_before(k)) / omega);
+  const real beta =
+      rho_old != 0 && omega != 0
+          ? (rho / rho_old) * (bicgstab_alpha(s, BicgstabSlots::rho_before(k)) / omega)
+          : real(0);
   axpy(-omega, v, p);
   xpay(r, beta, p);  // p = r + beta (p - omega v)
 }
