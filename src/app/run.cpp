@@ -4,9 +4,11 @@
 // progress line per step, output at the interval and at the end, one verdict of all ranks after
 // every step) and writes the JSON summary.
 // Exit codes: 0 done; 1 the run failed (a solver, divergence, a file that could not be written
-// after the start); 2 bad input, found before step 1 (mesh, case file, command line, an output
-// folder or file that cannot be created); 130 interrupted (Ctrl-C, or SIGTERM as mpirun and
-// batch systems send it): each with one line on stderr, on every rank count.
+// after the start); 2 bad input, found before step 1 (mesh, case file, command line, a
+// checkpoint to restart from, an output folder or file that cannot be created); 130 interrupted
+// by Ctrl-C (SIGINT), 143 by SIGTERM (what mpirun and batch systems send): each with one line on
+// stderr, on every rank count. A run that stops early leaves a checkpoint of its last good step
+// (app/checkpoints.hpp, docs/restart.md).
 #include <fmt/format.h>
 #include <mpi.h>
 
@@ -42,6 +44,7 @@ struct RunOptions {
   bool quiet = false;
   bool dry_run = false;
   std::string log_file;
+  std::string restart;
 };
 
 BackendRequest read_backend_request(const config::Case& c) {
@@ -161,6 +164,7 @@ int run_case(const RunOptions& opt) {
   }
   const OutputSettings out = read_output(c, *model);
   const Plugins plugins = physics::make_plugins(c, *model, out.directory);
+  const CheckpointSettings checkpoint_settings = read_checkpoint_settings(c, opt.restart);
   c.check_all_used();
 
   log::info("streamcfd run {}", opt.case_file);
@@ -172,6 +176,8 @@ int run_case(const RunOptions& opt) {
             model->total_steps() == 1 ? "" : "s");
   for (const std::string& line : model->notes()) log::info("{}", line);
   log::info("backend: {}", chosen.description);
+  Checkpoints checkpoints(checkpoint_settings, mesh, be, out.directory, c.effective_toml());
+  const bool restarted = checkpoints.restart(*model);
   if (opt.dry_run) {
     log::info("dry run: the case is valid; nothing was written");
     return 0;
@@ -191,9 +197,10 @@ int run_case(const RunOptions& opt) {
       write_on_rank0(out.directory / "case.effective.toml", c.effective_toml());
   if (!effective.empty()) throw InputError(effective);
   writer->write_boundary(all_ranks_ok);
-  if (!model->steady()) write_fields(*writer, *model, out);
+  if (restarted && log::rank() == 0) writer->continue_series(model->time());
+  if (!model->steady() && !restarted) write_fields(*writer, *model, out);
 
-  int status = step_loop(*model, plugins, *writer, out, summary);
+  int status = step_loop(*model, plugins, *writer, out, checkpoints, summary);
   remove_stop_handlers();
   const halo::HaloStats comm = halo.total();
   summary.timers.add("halo_comm", comm.comm_seconds);
@@ -228,6 +235,9 @@ Command add_run_command(CLI::App& app) {
                 "Read the case and the mesh, set up the model, print the effective configuration, "
                 "and stop before step 1, writing nothing");
   sub->add_option("--log", opt->log_file, "Also write everything printed to FILE");
+  sub->add_option("--restart", opt->restart,
+                  "Continue from a checkpoint (an .h5 file of an earlier run; any rank count)")
+      ->type_name("FILE");
   return [opt] { return run_case(*opt); };
 }
 

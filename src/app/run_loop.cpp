@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <csignal>
+
 #include "core/error.hpp"
 #include "core/failure.hpp"
 #include "core/log.hpp"
@@ -25,10 +27,10 @@ std::string human_seconds(double s) {
 
 // One progress line for a finished step.
 void print_step(const physics::StepReport& r, const physics::Model& model, double step_seconds,
-                double stepping_seconds) {
+                double stepping_seconds, int steps_taken) {
   const int left = model.total_steps() - model.step();
   const std::string eta =
-      left > 0 ? "ETA " + human_seconds(left * stepping_seconds / model.step()) : "done";
+      left > 0 ? "ETA " + human_seconds(left * stepping_seconds / steps_taken) : "done";
   log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
             fmt::formatted_size("{}", model.total_steps()), model.total_steps(), r.time,
             r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
@@ -88,26 +90,40 @@ std::string write_state(physics::Model& model, output::SeriesWriter& writer,
   return {};
 }
 
-// Ends the run after a failed or abandoned step: back to the last good state, written.
+// 128 + the signal that stopped the run on any rank (130 for SIGINT, 143 for SIGTERM).
+int interrupted_exit_code() {
+  const int signal = static_cast<int>(solvers::global_max(static_cast<real>(stop_signal())));
+  return 128 + (signal > 0 ? signal : SIGINT);
+}
+
+// The checkpoint of the current state, as a clause for the last log line.
+std::string checkpoint_clause(physics::Model& model, Checkpoints& checkpoints) {
+  std::filesystem::path path;
+  const std::string failure = checkpoints.write_now(model, path);
+  if (!failure.empty()) return "; " + failure;
+  return fmt::format("; continue with --restart {}", path.string());
+}
+
+// Ends the run after a failed or abandoned step: back to the last good state, written and
+// checkpointed.
 int end_early(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
-              const OutputSettings& out, RunSummary& summary, bool interrupted,
-              const std::string& why) {
+              const OutputSettings& out, Checkpoints& checkpoints, RunSummary& summary,
+              bool interrupted, const std::string& why) {
   model.restore_state();
   summary.status = interrupted ? "interrupted" : "failed";
   summary.message = why;
   const std::string failure = write_final_state(model, plugins, writer, out);
   const std::string state =
-      failure.empty()
-          ? fmt::format(
-                "the state of step {} (t = {:.6g}), the last good one, is "
-                "written",
-                model.step(), model.time())
-          : fmt::format("the state of step {} could not be written: {}", model.step(), failure);
+      (failure.empty()
+           ? fmt::format("the state of step {} (t = {:.6g}), the last good one, is written",
+                         model.step(), model.time())
+           : fmt::format("the state of step {} could not be written: {}", model.step(), failure)) +
+      checkpoint_clause(model, checkpoints);
   if (interrupted)
     log::warn("{}; {}", why, state);
   else
     log::error("{}; {}", why, state);
-  return interrupted ? 130 : 1;
+  return interrupted ? interrupted_exit_code() : 1;
 }
 
 }  // namespace
@@ -125,22 +141,26 @@ void write_fields(output::SeriesWriter& writer, physics::Model& model, const Out
 }
 
 int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
-              const OutputSettings& out, RunSummary& summary) {
+              const OutputSettings& out, Checkpoints& checkpoints, RunSummary& summary) {
   model.keep_state();  // the initial state is the first good one
   Timer stepping;
+  const int first_step = model.step();
   while (model.step() < model.total_steps()) {
     Timer step_timer;
+    const double t_before = model.time();
     const StepOutcome o = run_step(model, plugins, summary);
     const std::string failure = solvers::first_message(o.failure);
-    if (!failure.empty()) return end_early(model, plugins, writer, out, summary, false, failure);
+    if (!failure.empty())
+      return end_early(model, plugins, writer, out, checkpoints, summary, false, failure);
     const bool stop = solvers::any_rank(o.abandoned || stop_requested());
     if (solvers::any_rank(o.abandoned))
       return end_early(
-          model, plugins, writer, out, summary, true,
+          model, plugins, writer, out, checkpoints, summary, true,
           fmt::format("interrupted during step {}: the step is abandoned", model.step() + 1));
     model.keep_state();
     summary.add_step(o.report);
-    print_step(o.report, model, step_timer.seconds(), stepping.seconds());
+    print_step(o.report, model, step_timer.seconds(), stepping.seconds(),
+               model.step() - first_step);
     const bool last = model.step() == model.total_steps();
     if (last || stop || (out.interval > 0 && model.step() % out.interval == 0)) {
       ScopedPhase p(summary.timers, "output");
@@ -156,8 +176,14 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
     if (stop && !last) {
       summary.status = "interrupted";
       summary.message = fmt::format("interrupted (Ctrl-C or SIGTERM) after step {}", model.step());
-      log::warn("{}: state written", summary.message);
-      return 130;
+      log::warn("{}: state written{}", summary.message, checkpoint_clause(model, checkpoints));
+      return interrupted_exit_code();
+    }
+    if (const std::string failed = checkpoints.after_step(model, t_before, last); !failed.empty()) {
+      summary.status = "failed";
+      summary.message = "step " + std::to_string(model.step()) + ": " + failed;
+      log::error("{}", summary.message);
+      return 1;
     }
   }
   return 0;

@@ -6,10 +6,10 @@
 namespace scfd {
 namespace {
 
-volatile std::sig_atomic_t g_stop = 0;
+volatile std::sig_atomic_t g_stop = 0;  // 0, or the signal that asked (SIGINT when none did)
 
 extern "C" void on_stop_signal(int signal) {
-  g_stop = 1;
+  g_stop = signal;
   std::signal(signal, SIG_DFL);
 }
 
@@ -30,7 +30,11 @@ bool stop_requested() {
 }
 
 void request_stop() {
-  g_stop = 1;
+  g_stop = SIGINT;
+}
+
+int stop_signal() {
+  return g_stop;
 }
 
 void clear_stop_request() {

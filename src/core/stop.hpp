@@ -14,7 +14,10 @@ void install_stop_handlers();
 // Back to the default actions (the request, if any, stays).
 void remove_stop_handlers();
 bool stop_requested();
-void request_stop();  // what the handler does; also for tests
+void request_stop();  // what the handler does for SIGINT; also for tests
+// The signal that requested the stop (SIGINT or SIGTERM; SIGINT after request_stop), 0 if none:
+// the run's exit code is 128 + it (130, 143).
+int stop_signal();
 void clear_stop_request();
 
 }  // namespace scfd

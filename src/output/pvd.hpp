@@ -20,6 +20,10 @@ std::string xml_escape(const std::string& s);
 // form, file names XML-escaped.
 std::string pvd_text(const std::vector<PvdEntry>& entries);
 
+// The entries of a .pvd document written by pvd_text (others: whatever DataSet elements with
+// timestep and file attributes it has, in order).
+std::vector<PvdEntry> parse_pvd(const std::string& text);
+
 // Adds ENTRY, replacing an entry with the same file and part (a step written twice).
 void add_or_replace(std::vector<PvdEntry>& entries, PvdEntry entry);
 

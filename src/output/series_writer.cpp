@@ -11,8 +11,10 @@
 #include <vtkPointData.h>
 
 #include <exception>
+#include <fstream>
 #include <numeric>
 #include <set>
+#include <sstream>
 #include <system_error>
 #include <vector>
 
@@ -173,6 +175,15 @@ int SeriesWriter::rank() const {
 }
 int SeriesWriter::nranks() const {
   return impl_->nranks;
+}
+
+void SeriesWriter::continue_series(double time) {
+  std::ifstream in(pvd_path());
+  if (!in) return;
+  std::stringstream text;
+  text << in.rdbuf();
+  for (PvdEntry& e : parse_pvd(text.str()))
+    if (e.time <= time) add_or_replace(impl_->series, std::move(e));
 }
 
 fs::path SeriesWriter::pvd_path() const {

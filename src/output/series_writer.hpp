@@ -92,6 +92,10 @@ class SeriesWriter {
   std::filesystem::path write_boundary_piece();  // this rank's owned boundary faces
   std::filesystem::path write_boundary_index();  // rank 0: the .pvtu (nranks > 1; else nothing)
 
+  // A run continued from a checkpoint at TIME: the .pvd keeps the entries of the earlier run up to
+  // TIME (the series goes on in one file). Rank 0; nothing when there is no readable .pvd.
+  void continue_series(double time);
+
   // DIR/BASENAME.pvd (written by rank 0 only).
   std::filesystem::path pvd_path() const;
   // The file listed in the .pvd for STEP: BASENAME_<step>.vtu serial, BASENAME_<step>.pvtu else.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -43,8 +44,8 @@ class HeatModel final : public Model {
   std::vector<HostField> fields(const std::vector<std::string>& names) override;
   std::vector<std::string> field_names() const override { return {"temperature", "heat_flux"}; }
   std::vector<std::pair<std::string, double>> figures() override;
-  void keep_state() override;
-  void restore_state() override;
+  ModelState state() override;
+  void state_loaded() override;
 
  private:
   void read_time(const config::Case& c);
@@ -67,16 +68,15 @@ class HeatModel final : public Model {
   real theta_ = 1;
   double dt_ = 0;
   int n_steps_ = 1;
+  std::optional<TimeControl> time_;  // transient runs
+  bool diagonal_taken_ = false;      // the PCG has the system's diagonal (taken on its first solve)
   int step_ = 0;
   double t_ = 0;
   solvers::SolveOptions pcg_options_;
   bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
 
-  std::vector<real> mass_, robin_;  // host copies (per node)
-  std::vector<real> load_old_;      // f at the last time level, when loads depend on time
-  std::unique_ptr<Field> kept_t_;   // keep_state: T of the kept step, at kept_time_, kept_step_
-  double kept_time_ = 0;
-  int kept_step_ = 0;
+  std::vector<real> mass_, robin_;      // host copies (per node)
+  std::vector<real> load_old_;          // f at the last time level, when loads depend on time
   std::vector<index> dirichlet_nodes_;  // local nodes with a Dirichlet value (ghosts included)
   std::unique_ptr<Field> t_field_, rhs_, tmp_, load_, dirichlet_, free_, fixed_, w_, d_, mass_dt_,
       robin_field_;
@@ -167,10 +167,10 @@ void HeatModel::read_time(const config::Case& c) {
   if (!steady_) {
     theta_ = c.choice("time.scheme", schemes, "crank-nicolson") == "backward-euler" ? 1.0 : 0.5;
     // A fixed step for the whole run: M/dt is part of the matrix assembled once.
-    const TimeControl time(c, false);
-    t_ = time.start();
-    dt_ = time.fixed_dt();
-    n_steps_ = time.total_steps(0, t_, dt_);
+    time_.emplace(c, false);
+    t_ = time_->start();
+    dt_ = time_->fixed_dt();
+    n_steps_ = time_->total_steps(0, t_, dt_);
   }
   pcg_options_.relative_tolerance = read_tolerance(c, "solver.tolerance", 1e-10);
   pcg_options_.absolute_tolerance = c.get<double>("solver.absolute_tolerance", 0.0);
@@ -278,7 +278,8 @@ StepReport HeatModel::advance() {
   be_.axpy(1, *dirichlet_, *t_field_);
 
   const solvers::SolveResult r =
-      pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, step_ == 0, amg_.get());
+      pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, !diagonal_taken_, amg_.get());
+  diagonal_taken_ = true;
   require_converged(r, fmt::format("step {}", step_ + 1));
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;
@@ -286,18 +287,17 @@ StepReport HeatModel::advance() {
   return {step_, t_, r.iterations, r.relative_residual, {}, {}};
 }
 
-void HeatModel::keep_state() {
-  if (!kept_t_) kept_t_ = be_.make_field(m_.n_nodes);
-  be_.copy(*t_field_, *kept_t_);
-  kept_time_ = t_;
-  kept_step_ = step_;
+ModelState HeatModel::state() {
+  return {&be_,
+          {{"temperature", halo::Entity::node, t_field_.get()}},
+          {{"time", &t_}, {"step", &step_}}};
 }
 
-void HeatModel::restore_state() {
-  SCFD_CHECK(kept_t_ != nullptr, "restore_state before keep_state");
-  be_.copy(*kept_t_, *t_field_);
-  t_ = kept_time_;
-  step_ = kept_step_;
+// The loads of the restored time level, and the steps left from there (Δt may differ from the
+// checkpoint's run: the matrix was assembled with this run's).
+void HeatModel::state_loaded() {
+  if (!loads_constant_) load_old_ = load_vector(t_);
+  if (time_) n_steps_ = time_->total_steps(step_, t_, dt_);
 }
 
 std::vector<real> HeatModel::temperature() const {

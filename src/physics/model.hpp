@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -26,6 +27,24 @@ struct HostField {
   int components = 1;
   bool at_cells = false;
   std::vector<real> data;
+};
+
+// One part of a model's state (Model::state): a checkpoint saves it, a restart loads it back.
+// Everything a step reads before it writes belongs here, so that a run continued from a
+// checkpoint on the same ranks and backend repeats the uninterrupted one bit for bit.
+struct StateField {
+  std::string name;
+  halo::Entity entity;    // one value per local node, edge, face or cell (ghosts included)
+  backend::Field* field;  // the model's own field
+};
+struct StateValue {
+  std::string name;
+  std::variant<double*, int*, bool*> value;  // the model's own member
+};
+struct ModelState {
+  const backend::Backend* backend = nullptr;  // the fields' backend
+  std::vector<StateField> fields;
+  std::vector<StateValue> values;
 };
 
 // What one step did, for the progress line and the run summary.
@@ -65,12 +84,22 @@ class Model {
   // The flow the plugins read, or null for a model that has none (heat).
   virtual FlowAccess* flow() { return nullptr; }
 
-  // The state of the last finished, plausible step: keep_state() sets it aside after each such
-  // step; restore_state() brings it back after a step that failed, diverged or was abandoned,
-  // so that fields(), figures() and the plugins see it (the kept copies live on the backend).
-  // It serves the output of a run that ends there: advancing again after it is not supported.
-  virtual void keep_state() = 0;
-  virtual void restore_state() = 0;
+  // The state a checkpoint holds (pointers into this model, valid while it lives), and the hook
+  // a restart calls after it wrote new values through them: the model refreshes what it derives
+  // from its state (boundary data at the restored time, the steps left, caches).
+  virtual ModelState state() = 0;
+  virtual void state_loaded() = 0;
+
+  // The state of the last finished, plausible step: keep_state() sets every part of state()
+  // aside after each such step (copies on the backend); restore_state() brings it back (then
+  // state_loaded) after a step that failed, diverged or was abandoned, so that fields(),
+  // figures(), the plugins and the fault's checkpoint see it.
+  void keep_state();
+  void restore_state();
+
+ private:
+  std::vector<std::unique_ptr<backend::Field>> kept_fields_;
+  std::vector<double> kept_values_;
 };
 
 // A run-time failure that is not the user's input: a solver that broke down or did not

@@ -24,6 +24,11 @@ class NsClassicalModel final : public ns::FlowModel {
   // The pressure is part of the state: always current.
   const Field& pressure() override { return *p_; }
   bool pressure_costs_a_solve() const override { return false; }
+  ModelState state() override {
+    ModelState s = FlowModel::state();
+    s.fields.push_back({"pressure_increment", halo::Entity::cell, psi_.get()});
+    return s;
+  }
 
  private:
   solvers::SolveResult project(const Field& u_star);

@@ -38,8 +38,8 @@ class NsExactModel final : public ns::FlowModel {
   std::vector<std::string> notes() const override;
   const Field& pressure() override;
   bool pressure_costs_a_solve() const override { return true; }
-  void keep_state() override;
-  void restore_state() override;
+  ModelState state() override;
+  void state_loaded() override;
 
  private:
   void set_boundary(double t);
@@ -57,8 +57,6 @@ class NsExactModel final : public ns::FlowModel {
   FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
   std::vector<std::string> chain_names_;  // the patches of each non-gauge chain
   int pressure_step_ = 0;                 // the step whose pressure p_ holds
-  FieldPtr kept_rhs_, kept_stream_;       // keep_state: the face equation and s of that step
-  int kept_pressure_step_ = 0;
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
@@ -168,23 +166,21 @@ const Field& NsExactModel::pressure() {
   return *p_;
 }
 
-// The pressure recovery of the kept step needs its face equation and its nu dt.
-void NsExactModel::keep_state() {
-  FlowModel::keep_state();
-  if (!kept_rhs_) {
-    kept_rhs_ = be_.make_field(m_.n_faces);
-    kept_stream_ = be_.make_field(m_.n_curl());
-  }
-  be_.copy(*rhs_, *kept_rhs_);
-  be_.copy(*stream_, *kept_stream_);
-  kept_pressure_step_ = pressure_step_;
+// s, its unknown part (the next initial guess, chain values included), the face equation of
+// the last step (the pressure recovery) and which step p holds.
+ModelState NsExactModel::state() {
+  ModelState s = FlowModel::state();
+  const halo::Entity curl = m_.dim == 3 ? halo::Entity::edge : halo::Entity::node;
+  s.fields.push_back({"streamfunction", curl, stream_.get()});
+  s.fields.push_back({"streamfunction_unknowns", curl, s0_.get()});
+  s.fields.push_back({"face_equation", halo::Entity::face, rhs_.get()});
+  s.values.push_back({"pressure_step", &pressure_step_});
+  return s;
 }
 
-void NsExactModel::restore_state() {
-  FlowModel::restore_state();
-  be_.copy(*kept_rhs_, *rhs_);
-  be_.copy(*kept_stream_, *stream_);
-  pressure_step_ = kept_pressure_step_;
+void NsExactModel::state_loaded() {
+  FlowModel::state_loaded();
+  if (setup_.bc_depends_on_position) set_boundary(t_);
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * last_dt_;
   momentum_.convection_dt = system_.convection_dt = last_dt_ / 2;
 }

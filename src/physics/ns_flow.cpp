@@ -169,33 +169,27 @@ void FlowModel::measure_change(double dt) {
   }
 }
 
-void FlowModel::keep_state() {
-  if (!kept_u_) {
-    kept_u_ = be_.make_field(m_.n_faces);
-    kept_p_ = be_.make_field(m_.n_cells);
-    kept_advecting_ = be_.make_field(m_.n_faces);
-  }
-  be_.copy(*u_, *kept_u_);
-  be_.copy(*p_, *kept_p_);
-  be_.copy(*advecting_, *kept_advecting_);
-  kept_ = {t_, last_dt_, rate_, last_courant_, last_cfl_, last_div_, max_div_, last_change_, step_};
+ModelState FlowModel::state() {
+  using halo::Entity;
+  return {&be_,
+          {{"velocity_flux", Entity::face, u_.get()},
+           {"velocity_flux_old", Entity::face, u_old_.get()},
+           {"pressure", Entity::cell, p_.get()},
+           {"advecting_flux", Entity::face, advecting_.get()}},
+          {{"time", &t_},
+           {"step", &step_},
+           {"last_dt", &last_dt_},
+           {"courant_rate", &rate_},
+           {"last_courant", &last_courant_},
+           {"last_cfl", &last_cfl_},
+           {"last_divergence", &last_div_},
+           {"max_divergence", &max_div_},
+           {"last_change", &last_change_},
+           {"steady", &steady_}}};
 }
 
-void FlowModel::restore_state() {
-  SCFD_CHECK(kept_u_ != nullptr, "restore_state before keep_state");
-  be_.copy(*kept_u_, *u_);
-  be_.copy(*kept_p_, *p_);
-  be_.copy(*kept_advecting_, *advecting_);
-  t_ = kept_.t;
-  last_dt_ = kept_.last_dt;
-  rate_ = kept_.rate;
-  last_courant_ = kept_.last_courant;
-  last_cfl_ = kept_.last_cfl;
-  last_div_ = kept_.last_div;
-  max_div_ = kept_.max_div;
-  last_change_ = kept_.last_change;
-  steady_ = false;
-  step_ = kept_.step;
+void FlowModel::state_loaded() {
+  if (setup_.bc_depends_on_position) upload_boundary(t_);
   cell_velocity_step_ = circulation_step_ = -1;
 }
 

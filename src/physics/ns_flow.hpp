@@ -35,8 +35,9 @@ class FlowModel : public Model, public FlowAccess {
   }
   std::vector<std::pair<std::string, double>> figures() override;
   FlowAccess* flow() override { return this; }
-  void keep_state() override;
-  void restore_state() override;
+  // U, U^(n-1), p, the advecting fluxes, the clock and the figures; a model adds its own.
+  ModelState state() override;
+  void state_loaded() override;
 
   // FlowAccess (pressure() and pressure_costs_a_solve() are the model's)
   const topology::Mesh& mesh() const override { return m_; }
@@ -108,13 +109,6 @@ class FlowModel : public Model, public FlowAccess {
   FieldPtr face_tmp_, cell_tmp_;            // CFL rate, divergence
   FieldPtr cell_velocity_, circulation_;
   int cell_velocity_step_ = -1, circulation_step_ = -1;  // the step they hold
-  // keep_state: U, p and the advecting fluxes of the kept step, its clock and figures.
-  FieldPtr kept_u_, kept_p_, kept_advecting_;
-  struct Clock {
-    double t = 0, last_dt = 0, rate = 0, last_courant = 0, last_cfl = 0, last_div = 0, max_div = 0,
-           last_change = 0;
-    int step = 0;
-  } kept_;
 };
 
 }  // namespace scfd::physics::ns

@@ -2,13 +2,41 @@
 // model.hpp.
 #include <array>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
+#include "core/error.hpp"
 #include "physics/heat.hpp"
 #include "physics/model.hpp"
 #include "physics/ns_classical.hpp"
 #include "physics/ns_exact.hpp"
 
 namespace scfd::physics {
+
+void Model::keep_state() {
+  const ModelState s = state();
+  kept_fields_.resize(s.fields.size());
+  for (std::size_t k = 0; k < s.fields.size(); ++k) {
+    if (!kept_fields_[k]) kept_fields_[k] = s.backend->make_field(s.fields[k].field->size());
+    s.backend->copy(*s.fields[k].field, *kept_fields_[k]);
+  }
+  kept_values_.clear();
+  for (const StateValue& v : s.values)
+    kept_values_.push_back(std::visit([](auto* p) { return static_cast<double>(*p); }, v.value));
+}
+
+void Model::restore_state() {
+  const ModelState s = state();
+  SCFD_CHECK(kept_fields_.size() == s.fields.size() && kept_values_.size() == s.values.size(),
+             "restore_state before keep_state");
+  for (std::size_t k = 0; k < s.fields.size(); ++k)
+    s.backend->copy(*kept_fields_[k], *s.fields[k].field);
+  for (std::size_t k = 0; k < s.values.size(); ++k)
+    std::visit(
+        [&](auto* p) { *p = static_cast<std::remove_pointer_t<decltype(p)>>(kept_values_[k]); },
+        s.values[k].value);
+  state_loaded();
+}
 
 void require_converged(const solvers::SolveResult& r, const std::string& what) {
   if (r.converged()) return;

@@ -130,9 +130,9 @@ TEST(Failure, FullDiskDuringTheRunNp2) {
 
 // mpirun turns a Ctrl-C (SIGINT to its process group: the ranks have their own groups) into
 // SIGCONT, then SIGTERM one second later, then SIGKILL one more second later, for every rank.
-// The ranks abandon the step they are in, write the state of the last finished one and the
-// summary, and exit 130 within that second; mpirun itself then exits 1 (Open MPI's own code for
-// a job it terminated).
+// The ranks abandon the step they are in, write the state of the last finished one, its
+// checkpoint and the summary, and exit 143 within that second; mpirun itself then exits 1 (Open
+// MPI's own code for a job it terminated).
 TEST(Failure, CtrlCUnderMpirunWritesTheLastStateNp2) {
   const fs::path dir = test::fresh_directory("fail_sigint");
   const std::string run =
@@ -157,15 +157,15 @@ TEST(Failure, CtrlCUnderMpirunWritesTheLastStateNp2) {
   fs::remove_all(dir);
 }
 
-// SIGTERM to the ranks themselves (a batch system at its time limit): they exit 130, and so
-// does mpirun.
-TEST(Failure, SigtermToTheRanksExits130Np2) {
+// SIGTERM to the ranks themselves (a batch system at its time limit): they exit 143 (128 +
+// SIGTERM), and so does mpirun.
+TEST(Failure, SigtermToTheRanksExits143Np2) {
   const fs::path dir = test::fresh_directory("fail_sigterm");
   const auto r = run_then(
       kMpirun2 + kBinary + " run " + kCube +
           " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" + dir.string(),
       dir / "heat.pvd", "pkill -TERM -P $pid");
-  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_EQ(r.exit_code, 143) << r.err;
   EXPECT_NE(summary_of(dir).find("\"status\": \"interrupted\""), std::string::npos);
   fs::remove_all(dir);
 }
@@ -178,7 +178,7 @@ TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
       kMpirun2 + kBinary + " run " + kCube +
           " --set time.dt=1e-9 --set output.interval=0 --set output.directory=" + dir.string(),
       dir / "heat.pvd", "pkill -TERM -n -P $pid");
-  EXPECT_EQ(r.exit_code, 130) << r.err;
+  EXPECT_EQ(r.exit_code, 143) << r.err;
   EXPECT_NE(summary_of(dir).find("\"status\": \"interrupted\""), std::string::npos);
   fs::remove_all(dir);
 }

@@ -1,0 +1,356 @@
+// Checkpoint files (see checkpoint.hpp).
+#include "checkpoint/checkpoint.hpp"
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <optional>
+
+#include "checkpoint/global_blocks.hpp"
+#include "core/error.hpp"
+#include "h5/h5.hpp"
+#include "output/atomic_file.hpp"
+#include "solvers/collectives.hpp"
+
+namespace scfd::checkpoint {
+namespace {
+
+constexpr const char* kFormat = "streamcfd checkpoint";
+constexpr double kVersion = 1;
+using halo::Entity;
+constexpr std::array<Entity, 4> kEntities = {Entity::node, Entity::edge, Entity::face,
+                                             Entity::cell};
+
+// splitmix64's finaliser: a hash of one 64-bit word.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
+  return mix(mix(a) ^ b);
+}
+
+std::uint64_t sum_over_ranks(std::uint64_t local) {
+  std::uint64_t all = 0;  // unsigned: the sum wraps, the same on every rank count
+  MPI_Allreduce(&local, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  return all;
+}
+
+const std::vector<index>& gid_vector(const topology::Mesh& m, Entity e) {
+  switch (e) {
+    case Entity::node:
+      return m.node_gid;
+    case Entity::edge:
+      return m.edge_gid;
+    case Entity::face:
+      return m.face_gid;
+    case Entity::cell:
+      return m.cell_gid;
+  }
+  return m.cell_gid;
+}
+
+index local_count(const topology::Mesh& m, Entity e, bool owned) {
+  switch (e) {
+    case Entity::node:
+      return owned ? m.n_owned_nodes : m.n_nodes;
+    case Entity::edge:
+      return owned ? m.n_owned_edges : m.n_edges;
+    case Entity::face:
+      return owned ? m.n_owned_faces : m.n_faces;
+    case Entity::cell:
+      return owned ? m.n_owned_cells : m.n_cells;
+  }
+  return 0;
+}
+
+// Global ids of the first n local entities (a serial mesh has no gid arrays: its own indices).
+std::vector<std::int64_t> gids(const topology::Mesh& m, Entity e, index n) {
+  const std::vector<index>& g = gid_vector(m, e);
+  std::vector<std::int64_t> out(static_cast<std::size_t>(n));
+  for (index i = 0; i < n; ++i) out[static_cast<std::size_t>(i)] = g.empty() ? i : g[i];
+  return out;
+}
+
+// Checksum of a field in global order: sum over entities of mix(gid, bits of the value).
+std::uint64_t checksum(std::span<const std::int64_t> ids, std::span<const real> values) {
+  std::uint64_t s = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    s += mix(static_cast<std::uint64_t>(ids[i]), std::bit_cast<std::uint64_t>(values[i]));
+  return s;
+}
+
+// Runs the parts of a collective file operation in order; a part that throws on some rank makes
+// every rank skip the parts after it (each part ends with an agreement), so no rank is left
+// waiting in a collective call.
+class Steps {
+ public:
+  void operator()(const std::function<void()>& part) {
+    if (!error_.empty()) return;
+    std::string mine;
+    try {
+      part();
+    } catch (const h5::Error& e) {
+      mine = e.what();
+    } catch (const InputError& e) {
+      mine = e.what();
+    }
+    error_ = solvers::first_message(mine);
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string error_;
+};
+
+}  // namespace
+
+struct Checkpointer::Impl {
+  const topology::Mesh& mesh;
+  const backend::Backend& be;
+  std::array<std::int64_t, 4> global{};  // global count per entity kind
+  std::uint64_t fingerprint = 0;
+  // Built on first use (collectively: every rank uses the same fields in the same order).
+  mutable std::map<std::pair<Entity, bool>, std::unique_ptr<BlockExchange>> exchanges;
+
+  std::int64_t count(Entity e) const { return global[static_cast<std::size_t>(e)]; }
+
+  const BlockExchange& exchange(Entity e, bool owned) const {
+    auto& x = exchanges[{e, owned}];
+    if (!x) {
+      const std::vector<std::int64_t> ids = gids(mesh, e, local_count(mesh, e, owned));
+      x = std::make_unique<BlockExchange>(ids, count(e), MPI_COMM_WORLD);
+    }
+    return *x;
+  }
+};
+
+Checkpointer::Checkpointer(const topology::Mesh& m, const backend::Backend& be)
+    : impl_(std::make_unique<Impl>(Impl{m, be, {}, 0, {}})) {
+  for (const Entity e : kEntities) {
+    const std::vector<std::int64_t> ids = gids(m, e, local_count(m, e, true));
+    std::int64_t top = ids.empty() ? -1 : *std::max_element(ids.begin(), ids.end()), all = -1;
+    MPI_Allreduce(&top, &all, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    impl_->global[static_cast<std::size_t>(e)] = all + 1;
+  }
+  // Every owned node's id and coordinates, every owned cell's id and (sorted) node ids.
+  std::uint64_t h = 0;
+  const std::vector<std::int64_t> node_ids = gids(m, Entity::node, m.n_nodes);
+  for (index n = 0; n < m.n_owned_nodes; ++n) {
+    std::uint64_t v = static_cast<std::uint64_t>(node_ids[static_cast<std::size_t>(n)]);
+    for (int d = 0; d < 3; ++d) v = mix(v, std::bit_cast<std::uint64_t>(m.node_x[n][d]));
+    h += v;
+  }
+  const std::vector<std::int64_t> cell_ids = gids(m, Entity::cell, m.n_owned_cells);
+  const int w = m.cell_width();
+  for (index c = 0; c < m.n_owned_cells; ++c) {
+    std::array<std::int64_t, 4> nodes{};
+    for (int k = 0; k < w; ++k)
+      nodes[static_cast<std::size_t>(k)] =
+          node_ids[static_cast<std::size_t>(m.cell_nodes[w * c + k])];
+    for (int i = 1; i < w; ++i)  // insertion sort (std::sort trips GCC's -Warray-bounds here)
+      for (int j = i;
+           j > 0 && nodes[static_cast<std::size_t>(j - 1)] > nodes[static_cast<std::size_t>(j)];
+           --j)
+        std::swap(nodes[static_cast<std::size_t>(j - 1)], nodes[static_cast<std::size_t>(j)]);
+    std::uint64_t v = static_cast<std::uint64_t>(cell_ids[static_cast<std::size_t>(c)]) + 1;
+    for (int k = 0; k < w; ++k)
+      v = mix(v, static_cast<std::uint64_t>(nodes[static_cast<std::size_t>(k)]));
+    h += v;
+  }
+  impl_->fingerprint = sum_over_ranks(h);
+}
+
+Checkpointer::~Checkpointer() = default;
+
+void Checkpointer::write(const std::filesystem::path& path, physics::Model& model,
+                         const std::string& case_text) const {
+  const Impl& im = *impl_;
+  const topology::Mesh& m = im.mesh;
+  const bool root = solvers::world_rank() == 0;
+  const std::filesystem::path tmp = output::temp_path_for(path);
+  const physics::ModelState state = model.state();
+  Steps steps;
+  h5::Id file;
+  steps([&] { file = h5::create_file(tmp, MPI_COMM_WORLD); });
+  steps([&] {
+    const hid_t f = file.get();
+    h5::write_attribute(f, "format", std::string(kFormat));
+    h5::write_attribute(f, "version", kVersion);
+    h5::write_attribute(f, "model", model.name());
+    h5::write_attribute(f, "dim", static_cast<double>(m.dim));
+    h5::write_attribute(f, "step", static_cast<double>(model.step()));
+    h5::write_attribute(f, "time", model.time());
+    h5::write_attribute(f, "ranks", static_cast<double>(solvers::world_size()));
+    h5::write_text(f, "case", case_text, root);
+    const h5::Id g = h5::create_group(f, "mesh");
+    for (const Entity e : kEntities)
+      h5::write_attribute(g.get(), std::string(halo::entity_name(e)) + "s",
+                          static_cast<double>(im.count(e)));
+    h5::write_attribute(g.get(), "fingerprint", im.fingerprint);
+    const h5::Id values = h5::create_group(f, "values");
+    for (const physics::StateValue& v : state.values)
+      h5::write_attribute(values.get(), v.name,
+                          std::visit([](auto* p) { return static_cast<double>(*p); }, v.value));
+  });
+  h5::Id fields;
+  steps([&] { fields = h5::create_group(file.get(), "fields"); });
+  for (const physics::StateField& sf : state.fields) {
+    const index n_owned = local_count(m, sf.entity, true);
+    SCFD_CHECK(sf.field->size() == local_count(m, sf.entity, false),
+               "state field {}: {} values for {} local {}s", sf.name, sf.field->size(),
+               local_count(m, sf.entity, false), halo::entity_name(sf.entity));
+    std::vector<real> local(static_cast<std::size_t>(sf.field->size()));
+    im.be.download(*sf.field, local);
+    local.resize(static_cast<std::size_t>(n_owned));
+    const std::uint64_t sum = sum_over_ranks(checksum(gids(m, sf.entity, n_owned), local));
+    const BlockExchange& x = im.exchange(sf.entity, true);
+    std::vector<real> block(static_cast<std::size_t>(x.block().size));
+    x.to_blocks(local, block);
+    steps([&] {
+      const h5::Id ds =
+          h5::write_doubles(fields.get(), sf.name, im.count(sf.entity), x.block().begin, block);
+      h5::write_attribute(ds.get(), "entity", std::string(halo::entity_name(sf.entity)));
+      h5::write_attribute(ds.get(), "checksum", sum);
+    });
+  }
+  steps([&] {
+    fields = {};
+    file.close();
+  });
+  std::string renamed;
+  if (steps.error().empty() && root) {
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) renamed = ec.message();
+  }
+  std::string error = steps.error().empty() ? solvers::first_message(renamed) : steps.error();
+  if (error.empty()) return;
+  fields = {};
+  file = {};
+  if (root) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+  }
+  throw input_error("cannot write the checkpoint {}: {}", path.string(), error);
+}
+
+Header Checkpointer::read(const std::filesystem::path& path, physics::Model& model) const {
+  const Impl& im = *impl_;
+  const topology::Mesh& m = im.mesh;
+  const physics::ModelState state = model.state();
+  const auto fail = [&](const std::string& why) {
+    throw input_error("checkpoint {}: {}", path.string(), why);
+  };
+  {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) fail("no such file");
+  }
+  Header h;
+  Steps steps;
+  h5::Id file;
+  steps([&] { file = h5::open_file(path, MPI_COMM_WORLD); });
+  steps([&] {
+    const hid_t f = file.get();
+    if (h5::read_string(f, "format").value_or("") != kFormat)
+      throw h5::Error("not a streamcfd checkpoint (no format attribute \"streamcfd checkpoint\")");
+    const double version = h5::read_double(f, "version").value_or(0);
+    if (version != kVersion)
+      throw h5::Error(
+          fmt::format("format version {} (this streamcfd reads version {})", version, kVersion));
+    h.model = h5::read_string(f, "model").value_or("");
+    h.step = static_cast<int>(h5::read_double(f, "step").value_or(-1));
+    h.time = h5::read_double(f, "time").value_or(0);
+    h.ranks = static_cast<int>(h5::read_double(f, "ranks").value_or(0));
+    if (h.model != model.name())
+      throw h5::Error(fmt::format("it holds a {} state, the case runs {} (physics.model)", h.model,
+                                  model.name()));
+    if (h5::read_double(f, "dim").value_or(0) != m.dim)
+      throw h5::Error(fmt::format("it holds a {}D state, the mesh is {}D",
+                                  h5::read_double(f, "dim").value_or(0), m.dim));
+    const h5::Id g = h5::open_group(f, "mesh");
+    for (const Entity e : kEntities) {
+      const std::string key = std::string(halo::entity_name(e)) + "s";
+      const double n = h5::read_double(g.get(), key).value_or(-1);
+      if (n != static_cast<double>(im.count(e)))
+        throw h5::Error(fmt::format("it was written for another mesh ({} {}, this mesh has {})", n,
+                                    key, im.count(e)));
+    }
+    if (h5::read_u64(g.get(), "fingerprint").value_or(0) != im.fingerprint)
+      throw h5::Error(
+          "it was written for another mesh (same entity counts, different nodes or cells)");
+    h.case_text = h5::read_text(f, "case");
+  });
+  // Every field and value into host buffers first: the model changes only when all are good.
+  std::vector<std::vector<real>> blocks(state.fields.size());
+  std::vector<std::uint64_t> sums(state.fields.size()), want(state.fields.size());
+  h5::Id fields;
+  steps([&] { fields = h5::open_group(file.get(), "fields"); });
+  for (std::size_t k = 0; k < state.fields.size(); ++k) {
+    const physics::StateField& sf = state.fields[k];
+    const BlockExchange& x = im.exchange(sf.entity, false);
+    steps([&] {
+      if (!h5::exists(fields.get(), sf.name))
+        throw h5::Error("the dataset /fields/" + sf.name + " is missing");
+      const h5::Id ds = h5::open_dataset(fields.get(), sf.name);
+      const std::string entity = h5::read_string(ds.get(), "entity").value_or("");
+      if (entity != halo::entity_name(sf.entity) || h5::length(ds.get()) != im.count(sf.entity))
+        throw h5::Error(
+            fmt::format("the dataset /fields/{} holds {} values per {}, the model "
+                        "needs {} per {}",
+                        sf.name, h5::length(ds.get()), entity, im.count(sf.entity),
+                        halo::entity_name(sf.entity)));
+      want[k] = h5::read_u64(ds.get(), "checksum").value_or(0);
+      blocks[k].resize(static_cast<std::size_t>(x.block().size));
+      h5::read_doubles(ds.get(), x.block().begin, blocks[k]);
+      std::vector<std::int64_t> ids(blocks[k].size());
+      std::iota(ids.begin(), ids.end(), x.block().begin);
+      sums[k] = checksum(ids, blocks[k]);
+    });
+  }
+  std::vector<double> values(state.values.size());
+  steps([&] {
+    const h5::Id g = h5::open_group(file.get(), "values");
+    for (std::size_t k = 0; k < state.values.size(); ++k) {
+      const std::optional<double> v = h5::read_double(g.get(), state.values[k].name);
+      if (!v) throw h5::Error("the value /values/" + state.values[k].name + " is missing");
+      values[k] = *v;
+    }
+  });
+  fields = {};
+  file = {};
+  if (!steps.error().empty()) fail(steps.error());
+  for (std::size_t k = 0; k < state.fields.size(); ++k)
+    if (sum_over_ranks(sums[k]) != want[k])
+      fail("the dataset /fields/" + state.fields[k].name +
+           " is damaged (its checksum does not match)");
+  // All good: into the model.
+  for (std::size_t k = 0; k < state.fields.size(); ++k) {
+    const physics::StateField& sf = state.fields[k];
+    std::vector<real> local(static_cast<std::size_t>(sf.field->size()));
+    im.exchange(sf.entity, false).from_blocks(blocks[k], local);
+    im.be.upload(local, *sf.field);
+  }
+  for (std::size_t k = 0; k < state.values.size(); ++k)
+    std::visit(
+        [&](auto* p) {
+          using T = std::remove_pointer_t<decltype(p)>;
+          if constexpr (std::is_same_v<T, bool>)
+            *p = values[k] != 0;
+          else
+            *p = static_cast<T>(values[k]);
+        },
+        state.values[k].value);
+  model.state_loaded();
+  return h;
+}
+
+}  // namespace scfd::checkpoint

@@ -1,0 +1,259 @@
+// Parallel-HDF5 helpers (see h5.hpp).
+#include "h5/h5.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace scfd::h5 {
+namespace {
+
+// HDF5 prints its error stack to stderr by default; this module reports one line instead.
+void silence() {
+  static const bool done = [] {
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    return true;
+  }();
+  (void)done;
+}
+
+// The deepest description on HDF5's error stack (the system's reason, when there is one).
+std::string reason() {
+  std::string deepest;
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
+        auto& out = *static_cast<std::string*>(data);
+        if (out.empty() && e->desc != nullptr) out = e->desc;
+        return 0;
+      },
+      &deepest);
+  H5Eclear2(H5E_DEFAULT);
+  return deepest;
+}
+
+[[noreturn]] void fail(const std::string& what) {
+  const std::string why = reason();
+  throw Error(why.empty() ? what : what + ": " + why);
+}
+
+hid_t check(hid_t id, const std::string& what) {
+  if (id < 0) fail(what);
+  return id;
+}
+
+void check_status(herr_t status, const std::string& what) {
+  if (status < 0) fail(what);
+}
+
+Id plist(hid_t cls) {
+  return {check(H5Pcreate(cls), "cannot make an HDF5 property list"), H5Pclose};
+}
+
+Id collective_transfer() {
+  Id xfer = plist(H5P_DATASET_XFER);
+  check_status(H5Pset_dxpl_mpio(xfer.get(), H5FD_MPIO_COLLECTIVE), "cannot set collective I/O");
+  return xfer;
+}
+
+Id file_access(MPI_Comm comm) {
+  silence();
+  Id fapl = plist(H5P_FILE_ACCESS);
+  check_status(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "cannot set MPI-IO access");
+  return fapl;
+}
+
+Id scalar_space() {
+  return {check(H5Screate(H5S_SCALAR), "cannot make a dataspace"), H5Sclose};
+}
+
+Id string_type(std::size_t size) {
+  Id t{check(H5Tcopy(H5T_C_S1), "cannot make a string type"), H5Tclose};
+  check_status(H5Tset_size(t.get(), size > 0 ? size : 1), "cannot size a string type");
+  return t;
+}
+
+void write_scalar(hid_t loc, const std::string& name, hid_t type, const void* value) {
+  const Id space = scalar_space();
+  const Id a{check(H5Acreate2(loc, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                   "cannot create the attribute " + name),
+             H5Aclose};
+  check_status(H5Awrite(a.get(), type, value), "cannot write the attribute " + name);
+}
+
+std::optional<Id> open_attribute(hid_t loc, const std::string& name) {
+  if (H5Aexists(loc, name.c_str()) <= 0) return std::nullopt;
+  return Id{check(H5Aopen(loc, name.c_str(), H5P_DEFAULT), "cannot open the attribute " + name),
+            H5Aclose};
+}
+
+// The file and memory spaces of [begin, begin + count) in a 1D dataset (none when count = 0).
+std::pair<Id, Id> range_spaces(hid_t dataset, std::int64_t begin, std::int64_t count) {
+  Id file{check(H5Dget_space(dataset), "cannot get a dataspace"), H5Sclose};
+  const auto c = static_cast<hsize_t>(count);
+  Id mem{check(H5Screate_simple(1, &c, nullptr), "cannot make a dataspace"), H5Sclose};
+  if (count == 0) {
+    check_status(H5Sselect_none(file.get()), "cannot select");
+    check_status(H5Sselect_none(mem.get()), "cannot select");
+  } else {
+    const auto b = static_cast<hsize_t>(begin);
+    check_status(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, &b, nullptr, &c, nullptr),
+                 "cannot select a range");
+  }
+  return {std::move(file), std::move(mem)};
+}
+
+}  // namespace
+
+void Id::close() {
+  if (id_ < 0) return;
+  const hid_t id = id_;
+  id_ = H5I_INVALID_HID;
+  if (close_(id) < 0) fail("cannot close the file");
+}
+
+void Id::reset() noexcept {
+  if (id_ >= 0) close_(id_);
+  id_ = H5I_INVALID_HID;
+}
+
+Id create_file(const std::filesystem::path& path, MPI_Comm comm) {
+  const Id fapl = file_access(comm);
+  return {check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+                "cannot create the file"),
+          H5Fclose};
+}
+
+Id open_file(const std::filesystem::path& path, MPI_Comm comm) {
+  const Id fapl = file_access(comm);
+  return {check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()),
+                "not a readable HDF5 file (truncated or damaged?)"),
+          H5Fclose};
+}
+
+Id create_group(hid_t loc, const std::string& name) {
+  return {check(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                "cannot create the group " + name),
+          H5Gclose};
+}
+
+Id open_group(hid_t loc, const std::string& name) {
+  if (!exists(loc, name)) throw Error("the group " + name + " is missing");
+  return {check(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open the group " + name),
+          H5Gclose};
+}
+
+bool exists(hid_t loc, const std::string& name) {
+  silence();
+  const htri_t e = H5Lexists(loc, name.c_str(), H5P_DEFAULT);
+  H5Eclear2(H5E_DEFAULT);
+  return e > 0;
+}
+
+void write_attribute(hid_t loc, const std::string& name, double value) {
+  write_scalar(loc, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+void write_attribute(hid_t loc, const std::string& name, std::uint64_t value) {
+  write_scalar(loc, name, H5T_NATIVE_UINT64, &value);
+}
+
+void write_attribute(hid_t loc, const std::string& name, const std::string& value) {
+  const Id t = string_type(value.size());
+  std::string padded = value;
+  padded.resize(std::max<std::size_t>(value.size(), 1), '\0');
+  write_scalar(loc, name, t.get(), padded.data());
+}
+
+std::optional<double> read_double(hid_t loc, const std::string& name) {
+  const std::optional<Id> a = open_attribute(loc, name);
+  if (!a) return std::nullopt;
+  double v = 0;
+  if (H5Aread(a->get(), H5T_NATIVE_DOUBLE, &v) < 0) fail("cannot read the attribute " + name);
+  return v;
+}
+
+std::optional<std::uint64_t> read_u64(hid_t loc, const std::string& name) {
+  const std::optional<Id> a = open_attribute(loc, name);
+  if (!a) return std::nullopt;
+  std::uint64_t v = 0;
+  if (H5Aread(a->get(), H5T_NATIVE_UINT64, &v) < 0) fail("cannot read the attribute " + name);
+  return v;
+}
+
+std::optional<std::string> read_string(hid_t loc, const std::string& name) {
+  const std::optional<Id> a = open_attribute(loc, name);
+  if (!a) return std::nullopt;
+  const Id type{check(H5Aget_type(a->get()), "cannot read the attribute " + name), H5Tclose};
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) > 0)
+    throw Error("the attribute " + name + " is not a fixed-length string");
+  const std::size_t size = H5Tget_size(type.get());
+  std::string v(size, '\0');
+  const Id mem = string_type(size);
+  if (H5Aread(a->get(), mem.get(), v.data()) < 0) fail("cannot read the attribute " + name);
+  v.resize(v.find('\0') == std::string::npos ? v.size() : v.find('\0'));
+  return v;
+}
+
+Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_t begin,
+                 std::span<const real> data) {
+  const auto dims = static_cast<hsize_t>(n);
+  const Id space{check(H5Screate_simple(1, &dims, nullptr), "cannot make a dataspace"), H5Sclose};
+  Id ds{check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT),
+              "cannot create the dataset " + name),
+        H5Dclose};
+  const auto [file, mem] = range_spaces(ds.get(), begin, static_cast<std::int64_t>(data.size()));
+  const Id xfer = collective_transfer();
+  check_status(
+      H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, mem.get(), file.get(), xfer.get(), data.data()),
+      "cannot write the dataset " + name);
+  return ds;
+}
+
+Id open_dataset(hid_t loc, const std::string& name) {
+  if (!exists(loc, name)) throw Error("the dataset " + name + " is missing");
+  return {check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open the dataset " + name),
+          H5Dclose};
+}
+
+std::int64_t length(hid_t dataset) {
+  const Id space{check(H5Dget_space(dataset), "cannot get a dataspace"), H5Sclose};
+  if (H5Sget_simple_extent_ndims(space.get()) != 1) throw Error("a dataset is not 1D");
+  hsize_t n = 0;
+  H5Sget_simple_extent_dims(space.get(), &n, nullptr);
+  return static_cast<std::int64_t>(n);
+}
+
+void read_doubles(hid_t dataset, std::int64_t begin, std::span<real> out) {
+  const auto [file, mem] = range_spaces(dataset, begin, static_cast<std::int64_t>(out.size()));
+  const Id xfer = collective_transfer();
+  check_status(H5Dread(dataset, H5T_NATIVE_DOUBLE, mem.get(), file.get(), xfer.get(), out.data()),
+               "cannot read a dataset");
+}
+
+void write_text(hid_t loc, const std::string& name, const std::string& text, bool writer) {
+  const auto dims = static_cast<hsize_t>(text.size());
+  const Id space{check(H5Screate_simple(1, &dims, nullptr), "cannot make a dataspace"), H5Sclose};
+  const Id ds{check(H5Dcreate2(loc, name.c_str(), H5T_NATIVE_CHAR, space.get(), H5P_DEFAULT,
+                               H5P_DEFAULT, H5P_DEFAULT),
+                    "cannot create the dataset " + name),
+              H5Dclose};
+  const auto [file, mem] =
+      range_spaces(ds.get(), 0, writer ? static_cast<std::int64_t>(text.size()) : 0);
+  const Id xfer = collective_transfer();
+  check_status(H5Dwrite(ds.get(), H5T_NATIVE_CHAR, mem.get(), file.get(), xfer.get(), text.data()),
+               "cannot write the dataset " + name);
+}
+
+std::string read_text(hid_t loc, const std::string& name) {
+  const Id ds = open_dataset(loc, name);
+  std::string text(static_cast<std::size_t>(length(ds.get())), '\0');
+  const auto [file, mem] = range_spaces(ds.get(), 0, static_cast<std::int64_t>(text.size()));
+  const Id xfer = collective_transfer();
+  check_status(H5Dread(ds.get(), H5T_NATIVE_CHAR, mem.get(), file.get(), xfer.get(), text.data()),
+               "cannot read the dataset " + name);
+  return text;
+}
+
+}  // namespace scfd::h5

@@ -1,0 +1,302 @@
+// Checkpoint and restart through `streamcfd run` (app/checkpoints.hpp, checkpoint/): a run of
+// 2n steps and a run of n steps continued from its checkpoint write the same bits in every array
+// of step 2n on the same rank count (heat, ns-classical, ns-exact); across rank counts (1 -> 2, 2
+// -> 3) they agree to the solver tolerance; every kind of bad checkpoint is one line and exit 2
+// with nothing written; a run that diverges on 2 ranks or gets SIGTERM leaves a checkpoint that
+// restarts; a run on a 200 kB file system fails with one clear line and no temporary file left.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkPointData.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "common/run_command.hpp"
+
+namespace scfd {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kBinary = SCFD_BINARY;
+const std::string kMpirun = SCFD_MPIRUN;
+const std::string kCases = std::string(SCFD_SOURCE_DIR) + "/cases/";
+
+std::string in(const fs::path& dir) {
+  return " --set output.directory='\"" + dir.string() + "\"'";
+}
+
+test::CommandResult run(const std::string& args, int np = 1) {
+  const std::string launcher = np == 1 ? "" : kMpirun + " -np " + std::to_string(np) + " ";
+  return test::run_command("timeout 300 " + launcher + kBinary + " run " + args);
+}
+
+// The JSON summary's figures, name -> value.
+std::map<std::string, double> figures(const fs::path& dir, const std::string& model) {
+  const std::string json = test::slurp(dir / (model + "_summary.json"));
+  const std::size_t at = json.find("\"figures\"");
+  std::map<std::string, double> out;
+  if (at == std::string::npos) return out;
+  const std::string part = json.substr(at, json.find('}', at) - at);
+  const std::regex entry("\"([a-z_0-9]+)\": ([-+0-9.eE]+)");
+  for (auto it = std::sregex_iterator(part.begin(), part.end(), entry);
+       it != std::sregex_iterator(); ++it)
+    out[(*it)[1]] = std::stod((*it)[2]);
+  return out;
+}
+
+struct Case {
+  std::string model, args;  // case file and settings of both runs
+  std::string half, whole;  // the settings for n and 2n steps
+  std::string last_output;  // the output file of step 2n (serial)
+};
+
+const Case kHeat{"heat", kCases + "heat-box/case.toml --set 'mesh.divisions=[6,6,6]'",
+                 "--set time.end=0.025", "--set time.end=0.05", "heat_000020.vtu"};
+const Case kClassical{"ns-classical",
+                      kCases + "cavity-box/case.toml --set 'mesh.divisions=[5,5,5]'",
+                      "--set time.steps=10", "--set time.steps=20", "ns-classical_000020.vtu"};
+const Case kExact{"ns-exact",
+                  kCases +
+                      "cavity-box/case.toml --set 'mesh.divisions=[5,5,5]' --set "
+                      "physics.model=ns-exact",
+                  "--set time.steps=10", "--set time.steps=20", "ns-exact_000020.vtu"};
+
+// 2n steps in one run (whole/), n steps with a checkpoint at the end (part/), then n more from
+// that checkpoint into part/ (on np_restart ranks).
+void run_both(const Case& c, const fs::path& whole, const fs::path& part, int np, int np_restart) {
+  const std::string common = c.args + " --set output.interval=10 ";
+  auto r = run(common + c.whole + in(whole), np);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run(common + c.half + " --set checkpoint.every_steps=10" + in(part), np);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path checkpoint = part / (c.model + "_checkpoint_000010.h5");
+  ASSERT_TRUE(fs::exists(checkpoint)) << r.out;
+  r = run(common + c.whole + " --restart " + checkpoint.string() + in(part), np_restart);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("restart: " + checkpoint.string() + " (step 10"), std::string::npos)
+      << r.out;
+}
+
+// Every point and cell array of a .vtu (VTK's reader), "point:NAME" / "cell:NAME" -> values.
+std::map<std::string, std::vector<double>> arrays(const fs::path& vtu) {
+  auto reader = vtkSmartPointer<vtkXMLUnstructuredGridReader>::New();
+  reader->SetFileName(vtu.c_str());
+  reader->Update();
+  std::map<std::string, std::vector<double>> out;
+  vtkUnstructuredGrid* g = reader->GetOutput();
+  for (auto [prefix, data] :
+       {std::pair<std::string, vtkDataSetAttributes*>{"point:", g->GetPointData()},
+        {"cell:", g->GetCellData()}})
+    for (int k = 0; k < data->GetNumberOfArrays(); ++k) {
+      vtkDataArray* a = data->GetArray(k);
+      std::vector<double>& v = out[prefix + a->GetName()];
+      for (vtkIdType t = 0; t < a->GetNumberOfTuples(); ++t)
+        for (int c = 0; c < a->GetNumberOfComponents(); ++c) v.push_back(a->GetComponent(t, c));
+    }
+  return out;
+}
+
+// The same arrays with the same bits (memcmp: NaN-safe, -0 != +0).
+void expect_same_bits(const fs::path& a, const fs::path& b) {
+  const auto x = arrays(a), y = arrays(b);
+  ASSERT_FALSE(x.empty()) << a;
+  ASSERT_EQ(x.size(), y.size()) << a << " vs " << b;
+  for (const auto& [name, values] : x) {
+    ASSERT_TRUE(y.count(name)) << name;
+    const std::vector<double>& other = y.at(name);
+    ASSERT_EQ(values.size(), other.size()) << name;
+    EXPECT_TRUE(std::equal(values.begin(), values.end(), other.begin(),
+                           [](double p, double q) { return std::memcmp(&p, &q, sizeof p) == 0; }))
+        << name << " differs: " << a << " vs " << b;
+  }
+}
+
+void expect_bit_identical(const Case& c) {
+  const fs::path dir = test::fresh_directory("restart_bits");
+  run_both(c, dir / "whole", dir / "part", 1, 1);
+  expect_same_bits(dir / "whole" / c.last_output, dir / "part" / c.last_output);
+  // The series goes on in one .pvd: steps 0, 10 (first run) and 20 (restart).
+  const std::string pvd = test::slurp(dir / "part" / (c.model + ".pvd"));
+  for (const char* step : {"_000000.vtu", "_000010.vtu", "_000020.vtu"})
+    EXPECT_NE(pvd.find(c.model + step), std::string::npos) << pvd;
+  fs::remove_all(dir);
+}
+
+TEST(Restart, HeatRepeatsTheRunBitForBit) {
+  expect_bit_identical(kHeat);
+}
+TEST(Restart, NsClassicalRepeatsTheRunBitForBit) {
+  expect_bit_identical(kClassical);
+}
+TEST(Restart, NsExactRepeatsTheRunBitForBit) {
+  expect_bit_identical(kExact);
+}
+
+// The same rank count in parallel: the pieces of step 20 hold the same bits.
+TEST(Restart, TwoRanksRepeatTheRunBitForBit) {
+  const fs::path dir = test::fresh_directory("restart_np2");
+  run_both(kClassical, dir / "whole", dir / "part", 2, 2);
+  for (const char* piece : {"ns-classical_000020_0.vtu", "ns-classical_000020_1.vtu"})
+    expect_same_bits(dir / "whole" / piece, dir / "part" / piece);
+  fs::remove_all(dir);
+}
+
+void expect_close_figures(const Case& c, int np, int np_restart) {
+  const fs::path dir = test::fresh_directory("restart_nm");
+  run_both(c, dir / "whole", dir / "part", np, np_restart);
+  const auto a = figures(dir / "whole", c.model), b = figures(dir / "part", c.model);
+  ASSERT_FALSE(a.empty());
+  for (const auto& [name, value] : a) {
+    ASSERT_TRUE(b.count(name)) << name;
+    EXPECT_NEAR(b.at(name), value, 1e-6 * std::abs(value) + 1e-12) << name;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Restart, SerialToTwoRanks) {
+  expect_close_figures(kHeat, 1, 2);
+}
+TEST(Restart, TwoRanksToThree) {
+  expect_close_figures(kClassical, 2, 3);
+}
+TEST(Restart, NsExactThreeRanksToSerial) {
+  expect_close_figures(kExact, 3, 1);
+}
+
+// A checkpoint of 10 steps of ns-classical on the 5^3 cavity, for the bad-checkpoint tests.
+fs::path good_checkpoint(const fs::path& dir) {
+  const auto r = run(kClassical.args + " --set time.steps=3 --set checkpoint.every_steps=3" +
+                     in(dir / "good"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return dir / "good" / "ns-classical_checkpoint_000003.h5";
+}
+
+// One line on stderr naming the file and the problem, exit 2, and the output folder untouched.
+void expect_refused(const std::string& args, const fs::path& file, const std::string& phrase) {
+  const fs::path out = file.parent_path() / "restarted";
+  const auto r = run(args + " --restart " + file.string() + in(out));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(phrase), std::string::npos) << "expected '" << phrase << "' in " << r.err;
+  std::istringstream lines(r.err);
+  int own = 0;
+  for (std::string line; std::getline(lines, line);) own += line.rfind("streamcfd:", 0) == 0;
+  EXPECT_EQ(own, 1) << r.err;
+  EXPECT_FALSE(fs::exists(out)) << "a refused restart wrote " << out;
+}
+
+TEST(Restart, BadCheckpointsAreOneLineAndExit2) {
+  const fs::path dir = test::fresh_directory("restart_bad");
+  const fs::path good = good_checkpoint(dir);
+  ASSERT_TRUE(fs::exists(good));
+  const std::string cavity = kClassical.args + " --set time.steps=6";
+  expect_refused(cavity, dir / "none.h5", "no such file");
+  std::ofstream(dir / "text.h5") << "not a checkpoint\n";
+  expect_refused(cavity, dir / "text.h5", "not a readable HDF5 file");
+  {  // the first half of a good file
+    const std::string bytes = test::slurp(good);
+    std::ofstream(dir / "truncated.h5", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  expect_refused(cavity, dir / "truncated.h5", "not a readable HDF5 file");
+  {  // one value changed: the checksum catches it
+    fs::copy_file(good, dir / "damaged.h5");
+    const hid_t f = H5Fopen((dir / "damaged.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "/fields/pressure", H5P_DEFAULT);
+    const hsize_t at = 7, one = 1;
+    const hid_t space = H5Dget_space(ds), mem = H5Screate_simple(1, &one, nullptr);
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, &at, nullptr, &one, nullptr);
+    const double v = 12345.0;
+    H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &v);
+    H5Sclose(mem), H5Sclose(space), H5Dclose(ds), H5Fclose(f);
+  }
+  expect_refused(cavity, dir / "damaged.h5", "/fields/pressure is damaged");
+  {  // a dataset taken out
+    fs::copy_file(good, dir / "missing.h5");
+    const hid_t f = H5Fopen((dir / "missing.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Ldelete(f, "/fields/velocity_flux_old", H5P_DEFAULT);
+    H5Fclose(f);
+  }
+  expect_refused(cavity, dir / "missing.h5", "/fields/velocity_flux_old is missing");
+  expect_refused(kClassical.args + " --set 'mesh.divisions=[4,5,5]'", good, "another mesh");
+  expect_refused(kClassical.args + " --set mesh.jitter=0.1", good, "another mesh");
+  expect_refused(kExact.args, good, "it holds a ns-classical state, the case runs ns-exact");
+  fs::remove_all(dir);
+}
+
+// A blow-up on two ranks (time.max_cfl tripped) leaves the last good step as a checkpoint,
+// which restarts with a smaller time step.
+TEST(Restart, DivergenceOnTwoRanksLeavesACheckpointThatRestarts) {
+  const fs::path dir = test::fresh_directory("restart_blowup");
+  const std::string tg =
+      kCases + "taylor-green2d/case.toml --set time.end=2 --set output.interval=1";
+  auto r = run(tg + " --set time.dt=0.2 --set time.max_cfl=1" + in(dir), 2);
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const std::smatch m = [&] {
+    std::smatch found;
+    std::regex_search(r.err, found, std::regex("--restart (\\S+)"));
+    return found;
+  }();
+  ASSERT_EQ(m.size(), 2u) << r.err;
+  const std::string checkpoint = m[1];
+  ASSERT_TRUE(fs::exists(checkpoint)) << r.err;
+  r = run(tg + " --set time.dt=0.05 --restart " + checkpoint + in(dir), 2);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  fs::remove_all(dir);
+}
+
+// SIGTERM to the ranks (a batch system at its limit): exit 143 with a checkpoint of the last
+// finished step, which restarts.
+TEST(Restart, SigtermLeavesACheckpointThatRestarts) {
+  const fs::path dir = test::fresh_directory("restart_sigterm");
+  const std::string cube = kCases + "heat-cube/case.toml --set output.interval=0";
+  const std::string command =
+      kMpirun + " -np 2 " + kBinary + " run " + cube + " --set time.dt=1e-9" + in(dir);
+  const auto r =
+      test::run_command("timeout 120 bash -c '" + command +
+                        " & pid=$!; for i in $(seq 600); do [ -e " + (dir / "heat.pvd").string() +
+                        " ] && break; sleep 0.1; done; sleep 0.5; pkill -TERM -P $pid; "
+                        "wait $pid'");
+  ASSERT_EQ(r.exit_code, 143) << r.err;
+  fs::path checkpoint;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".h5") checkpoint = f.path();
+  ASSERT_FALSE(checkpoint.empty()) << r.err;
+  const auto again = run(cube + " --set time.dt=1e-9 --set time.end=1e-9 --restart " +
+                             checkpoint.string() + in(dir / "again"),
+                         2);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  fs::remove_all(dir);
+}
+
+// A 200 kB file system (a tmpfs in a private mount namespace): the run stops with one line
+// naming the file and "No space left on device", exit 1, and leaves no .tmp file.
+TEST(Restart, FullFileSystemFailsCleanly) {
+  if (test::run_command("unshare -rm true").exit_code != 0)
+    GTEST_SKIP() << "no private mount namespace here (unshare -rm)";
+  const fs::path dir = test::fresh_directory("restart_tmpfs");
+  const auto r = test::run_command(
+      "timeout 120 unshare -rm sh -c 'mount -t tmpfs -o size=200k tmpfs " + dir.string() + " && " +
+      kBinary + " run " + kClassical.args +
+      " --set time.steps=50 --set output.interval=1 --set checkpoint.every_steps=5" + in(dir) +
+      "; code=$?; ls -a " + dir.string() + "; exit $code'");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find(".tmp"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace scfd
