@@ -48,10 +48,14 @@ std::filesystem::path Checkpoints::path_for(const physics::Model& model) const {
 
 bool Checkpoints::restart(physics::Model& model) {
   if (settings_.restart.empty()) return false;
+  const Timer t;
   const checkpoint::Header h = checkpointer_.read(settings_.restart, model);
-  log::info("restart: {} (step {}, t = {:.6g}, written on {} rank{}); {} step{} left",
-            settings_.restart.string(), h.step, h.time, h.ranks, h.ranks == 1 ? "" : "s",
-            model.total_steps() - model.step(), model.total_steps() - model.step() == 1 ? "" : "s");
+  const int left = model.total_steps() - model.step();
+  log::info(
+      "restart: {} (step {}, t = {:.6g}, written on {} rank{}; read in {:.2f} s); {} step{} "
+      "left",
+      settings_.restart.string(), h.step, h.time, h.ranks, h.ranks == 1 ? "" : "s", t.seconds(),
+      left, left == 1 ? "" : "s");
   return true;
 }
 

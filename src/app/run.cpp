@@ -73,6 +73,8 @@ OutputSettings read_output(const config::Case& c, const physics::Model& model) {
            fmt::format("must be between 0 (only the first and last step) and 1000000000, got {}",
                        interval));
   o.interval = static_cast<int>(interval);
+  static constexpr std::array<std::string_view, 2> formats = {"vtu", "vtkhdf"};
+  o.vtkhdf_format = c.choice("output.format", formats, "vtu") == "vtkhdf";
   const std::vector<std::string> valid = model.field_names();
   o.fields = c.get<std::vector<std::string>>("output.fields", valid);
   for (const auto& f : o.fields)
@@ -162,7 +164,7 @@ int run_case(const RunOptions& opt) {
     ScopedPhase p(summary.timers, "setup");
     model = physics::make_model(c, mesh, be, halo);
   }
-  const OutputSettings out = read_output(c, *model);
+  OutputSettings out = read_output(c, *model);
   const Plugins plugins = physics::make_plugins(c, *model, out.directory);
   const CheckpointSettings checkpoint_settings = read_checkpoint_settings(c, opt.restart);
   c.check_all_used();
@@ -193,11 +195,19 @@ int run_case(const RunOptions& opt) {
     error = e.what();
   }
   solvers::agree_on_input_error(error);
+  std::unique_ptr<output::VtkHdfWriter> vtkhdf;
+  if (out.vtkhdf_format) {
+    vtkhdf = std::make_unique<output::VtkHdfWriter>(mesh, out.directory, model->name());
+    out.vtkhdf = vtkhdf.get();
+  }
   const std::string effective =
       write_on_rank0(out.directory / "case.effective.toml", c.effective_toml());
   if (!effective.empty()) throw InputError(effective);
   writer->write_boundary(all_ranks_ok);
-  if (restarted && log::rank() == 0) writer->continue_series(model->time());
+  if (restarted && log::rank() == 0) {
+    writer->continue_series(model->time());
+    if (vtkhdf) vtkhdf->continue_series(model->time());
+  }
   if (!model->steady() && !restarted) write_fields(*writer, *model, out);
 
   int status = step_loop(*model, plugins, *writer, out, checkpoints, summary);
@@ -217,8 +227,8 @@ int run_case(const RunOptions& opt) {
     log::error("{}", failed);
     if (status == 0) status = 1;
   }
-  log::info("results: {} (open in ParaView), summary: {}", writer->pvd_path().string(),
-            json.string());
+  log::info("results: {} (open in ParaView), summary: {}",
+            (vtkhdf ? vtkhdf->series_path() : writer->pvd_path()).string(), json.string());
   return status;
 }
 

@@ -137,7 +137,10 @@ void write_fields(output::SeriesWriter& writer, physics::Model& model, const Out
   std::vector<output::Field> points, cells;
   for (const auto& f : fields)
     (f.at_cells ? cells : points).push_back({f.name, f.components, f.data});
-  writer.write(model.time(), model.step(), points, cells, all_ranks_ok);
+  if (o.vtkhdf)
+    o.vtkhdf->write(model.time(), model.step(), points, cells);
+  else
+    writer.write(model.time(), model.step(), points, cells, all_ranks_ok);
 }
 
 int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,

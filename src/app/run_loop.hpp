@@ -20,6 +20,7 @@
 #include "app/checkpoints.hpp"
 #include "app/run_summary.hpp"
 #include "output/series_writer.hpp"
+#include "output/vtkhdf_writer.hpp"
 #include "physics/model.hpp"
 #include "physics/plugins/plugin.hpp"
 
@@ -31,6 +32,10 @@ struct OutputSettings {
   std::filesystem::path directory;
   int interval = 0;
   std::vector<std::string> fields;
+  // output.format = "vtkhdf": the fields go to this writer instead of the .vtu series (the
+  // boundary file stays a .vtu).
+  bool vtkhdf_format = false;
+  output::VtkHdfWriter* vtkhdf = nullptr;
 };
 
 // A logical AND over all ranks (the SeriesWriter's error protocol).

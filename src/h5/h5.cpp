@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <vector>
 
 namespace scfd::h5 {
@@ -87,20 +88,39 @@ std::optional<Id> open_attribute(hid_t loc, const std::string& name) {
             H5Aclose};
 }
 
-// The file and memory spaces of [begin, begin + count) in a 1D dataset (none when count = 0).
-std::pair<Id, Id> range_spaces(hid_t dataset, std::int64_t begin, std::int64_t count) {
+// The file and memory spaces of rows [begin, begin + count) of a dataset of `columns` columns
+// (1D when 1; none selected when count = 0).
+std::pair<Id, Id> range_spaces(hid_t dataset, std::int64_t begin, std::int64_t count,
+                               int columns = 1) {
   Id file{check(H5Dget_space(dataset), "cannot get a dataspace"), H5Sclose};
-  const auto c = static_cast<hsize_t>(count);
-  Id mem{check(H5Screate_simple(1, &c, nullptr), "cannot make a dataspace"), H5Sclose};
+  const int rank = columns == 1 ? 1 : 2;
+  const std::array<hsize_t, 2> c{static_cast<hsize_t>(count), static_cast<hsize_t>(columns)};
+  Id mem{check(H5Screate_simple(rank, c.data(), nullptr), "cannot make a dataspace"), H5Sclose};
   if (count == 0) {
     check_status(H5Sselect_none(file.get()), "cannot select");
     check_status(H5Sselect_none(mem.get()), "cannot select");
   } else {
-    const auto b = static_cast<hsize_t>(begin);
-    check_status(H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, &b, nullptr, &c, nullptr),
-                 "cannot select a range");
+    const std::array<hsize_t, 2> b{static_cast<hsize_t>(begin), 0};
+    check_status(
+        H5Sselect_hyperslab(file.get(), H5S_SELECT_SET, b.data(), nullptr, c.data(), nullptr),
+        "cannot select a range");
   }
   return {std::move(file), std::move(mem)};
+}
+
+// The file and memory types of a Type.
+std::pair<hid_t, hid_t> types_of(Type t) {
+  switch (t) {
+    case Type::f64:
+      return {H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE};
+    case Type::i64:
+      return {H5T_STD_I64LE, H5T_NATIVE_INT64};
+    case Type::i32:
+      return {H5T_STD_I32LE, H5T_NATIVE_INT32};
+    case Type::u8:
+      return {H5T_STD_U8LE, H5T_NATIVE_UINT8};
+  }
+  return {H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE};
 }
 
 }  // namespace
@@ -195,20 +215,39 @@ std::optional<std::string> read_string(hid_t loc, const std::string& name) {
   return v;
 }
 
-Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_t begin,
-                 std::span<const real> data) {
-  const auto dims = static_cast<hsize_t>(n);
-  const Id space{check(H5Screate_simple(1, &dims, nullptr), "cannot make a dataspace"), H5Sclose};
-  Id ds{check(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
+void write_attribute(hid_t loc, const std::string& name, std::span<const std::int64_t> values) {
+  const auto n = static_cast<hsize_t>(values.size());
+  const Id space{check(H5Screate_simple(1, &n, nullptr), "cannot make a dataspace"), H5Sclose};
+  const Id a{
+      check(H5Acreate2(loc, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            "cannot create the attribute " + name),
+      H5Aclose};
+  check_status(H5Awrite(a.get(), H5T_NATIVE_INT64, values.data()),
+               "cannot write the attribute " + name);
+}
+
+Id write_rows(hid_t loc, const std::string& name, Type type, std::int64_t rows, int columns,
+              std::int64_t begin, std::int64_t count, const void* data) {
+  const auto [file_type, mem_type] = types_of(type);
+  const std::array<hsize_t, 2> dims{static_cast<hsize_t>(rows), static_cast<hsize_t>(columns)};
+  const Id space{check(H5Screate_simple(columns == 1 ? 1 : 2, dims.data(), nullptr),
+                       "cannot make a dataspace"),
+                 H5Sclose};
+  Id ds{check(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT,
                          H5P_DEFAULT),
               "cannot create the dataset " + name),
         H5Dclose};
-  const auto [file, mem] = range_spaces(ds.get(), begin, static_cast<std::int64_t>(data.size()));
+  const auto [file, mem] = range_spaces(ds.get(), begin, count, columns);
   const Id xfer = collective_transfer();
-  check_status(
-      H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, mem.get(), file.get(), xfer.get(), data.data()),
-      "cannot write the dataset " + name);
+  check_status(H5Dwrite(ds.get(), mem_type, mem.get(), file.get(), xfer.get(), data),
+               "cannot write the dataset " + name);
   return ds;
+}
+
+Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_t begin,
+                 std::span<const real> data) {
+  return write_rows(loc, name, Type::f64, n, 1, begin, static_cast<std::int64_t>(data.size()),
+                    data.data());
 }
 
 Id open_dataset(hid_t loc, const std::string& name) {

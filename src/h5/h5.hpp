@@ -66,6 +66,13 @@ std::optional<double> read_double(hid_t loc, const std::string& name);
 std::optional<std::uint64_t> read_u64(hid_t loc, const std::string& name);
 std::optional<std::string> read_string(hid_t loc, const std::string& name);
 
+void write_attribute(hid_t loc, const std::string& name, std::span<const std::int64_t> values);
+
+// A dataset of `rows` rows of `columns` values (1D when columns is 1) of TYPE; this rank writes
+// `count` rows from DATA at rows [begin, begin + count). Collective.
+enum class Type { f64, i64, i32, u8 };
+Id write_rows(hid_t loc, const std::string& name, Type type, std::int64_t rows, int columns,
+              std::int64_t begin, std::int64_t count, const void* data);
 // A 1D dataset of n doubles; this rank writes data at [begin, begin + data.size()). Collective.
 Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_t begin,
                  std::span<const real> data);

@@ -80,23 +80,6 @@ void check_basename(const std::string& basename) {
     throw input_error("output basename '{}': expected a file name (non-empty, no '/')", basename);
 }
 
-// FIELD's values at NODES, stored in STORE (which keeps them alive until the piece is written).
-Field gathered(const Field& field, std::span<const index> nodes,
-               std::vector<std::vector<real>>& store) {
-  const auto k = static_cast<std::size_t>(field.components);
-  std::vector<real>& values = store.emplace_back(nodes.size() * k);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    for (std::size_t c = 0; c < k; ++c)
-      values[i * k + c] = field.data[static_cast<std::size_t>(nodes[i]) * k + c];
-  return {field.name, field.components, values};
-}
-
-// The first N tuples of FIELD (owned cells come first).
-Field prefix(const Field& field, index n) {
-  const auto size = static_cast<std::size_t>(n) * static_cast<std::size_t>(field.components);
-  return {field.name, field.components, field.data.first(size)};
-}
-
 // Drops the arrays of GRID on scope exit: they may view the caller's data.
 struct ClearArrays {
   vtkUnstructuredGrid* grid;
@@ -146,16 +129,9 @@ SeriesWriter::SeriesWriter(const topology::Mesh& mesh, fs::path dir, std::string
   s.grid = make_cell_grid(mesh, s.n_cells, s.nodes);
   SCFD_CHECK(mesh.cell_region.size() == static_cast<std::size_t>(mesh.n_cells),
              "cell_region has {} entries", mesh.cell_region.size());
-  std::vector<index> cells(static_cast<std::size_t>(s.n_cells));
-  std::iota(cells.begin(), cells.end(), index{0});
-  const std::vector<int> patch = node_patch(mesh);
-  std::vector<int> piece_patch;
-  for (index n : s.nodes) piece_patch.push_back(patch[static_cast<std::size_t>(n)]);
-  s.point_arrays = {int_array("patch", piece_patch),
-                    int_array("node_id", global_ids(mesh.node_gid, s.nodes))};
-  s.cell_arrays = {int_array("region", std::span(mesh.cell_region).first(cells.size())),
-                   int_array("rank", std::vector<int>(cells.size(), rank)),
-                   int_array("cell_id", global_ids(mesh.cell_gid, cells))};
+  PieceArrays arrays = piece_arrays(mesh, s.nodes, s.n_cells, rank);
+  s.point_arrays = std::move(arrays.point);
+  s.cell_arrays = std::move(arrays.cell);
   s.time_value = vtkSmartPointer<vtkDoubleArray>::New();
   s.time_value->SetName("TimeValue");  // ParaView's name for a dataset's time
   s.time_value->SetNumberOfValues(1);

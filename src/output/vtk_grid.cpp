@@ -13,6 +13,8 @@
 #include <vtkPoints.h>
 #include <vtkTypeInt32Array.h>
 
+#include <numeric>
+
 #include "core/error.hpp"
 
 namespace scfd::output {
@@ -247,6 +249,36 @@ PieceLayout layout_of(vtkUnstructuredGrid* grid) {
   layout.cell_arrays = declarations(grid->GetCellData());
   layout.points_type = xml_type_name(grid->GetPoints()->GetDataType());
   return layout;
+}
+
+PieceArrays piece_arrays(const topology::Mesh& mesh, std::span<const index> nodes, index n_cells,
+                         int rank) {
+  std::vector<index> cells(static_cast<std::size_t>(n_cells));
+  std::iota(cells.begin(), cells.end(), index{0});
+  const std::vector<int> patch = node_patch(mesh);
+  std::vector<int> piece_patch;
+  for (index n : nodes) piece_patch.push_back(patch[static_cast<std::size_t>(n)]);
+  return {{int_array("patch", piece_patch), int_array("node_id", global_ids(mesh.node_gid, nodes))},
+          {int_array("region", std::span(mesh.cell_region).first(cells.size())),
+           int_array("rank", std::vector<int>(cells.size(), rank)),
+           int_array("cell_id", global_ids(mesh.cell_gid, cells))}};
+}
+
+// FIELD's values at NODES, stored in STORE (which keeps them alive until the piece is written).
+Field gathered(const Field& field, std::span<const index> nodes,
+               std::vector<std::vector<real>>& store) {
+  const auto k = static_cast<std::size_t>(field.components);
+  std::vector<real>& values = store.emplace_back(nodes.size() * k);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t c = 0; c < k; ++c)
+      values[i * k + c] = field.data[static_cast<std::size_t>(nodes[i]) * k + c];
+  return {field.name, field.components, values};
+}
+
+// The first N tuples of FIELD (owned cells come first).
+Field prefix(const Field& field, index n) {
+  const auto size = static_cast<std::size_t>(n) * static_cast<std::size_t>(field.components);
+  return {field.name, field.components, field.data.first(size)};
 }
 
 }  // namespace scfd::output

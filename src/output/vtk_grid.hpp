@@ -48,6 +48,20 @@ vtkSmartPointer<vtkUnstructuredGrid> make_boundary_grid(const topology::Mesh& me
 // Per local node: the lowest index of a patch whose node list holds it, -1 for interior nodes.
 std::vector<int> node_patch(const topology::Mesh& mesh);
 
+// The arrays every piece of cells [0, N_CELLS) over the points NODES has besides the caller's
+// fields: point "patch" and "node_id", cell "region", "rank" (RANK) and "cell_id".
+struct PieceArrays {
+  std::vector<vtkSmartPointer<vtkAbstractArray>> point, cell;
+};
+PieceArrays piece_arrays(const topology::Mesh& mesh, std::span<const index> nodes, index n_cells,
+                         int rank);
+
+// FIELD's values at NODES, stored in STORE (which keeps them alive until the piece is written).
+Field gathered(const Field& field, std::span<const index> nodes,
+               std::vector<std::vector<real>>& store);
+// The first N tuples of FIELD (owned cells come first).
+Field prefix(const Field& field, index n);
+
 // Checks sizes (N tuples, or OR_N tuples when OR_N >= 0), component counts (1 or 3) and names
 // (non-empty, not yet in NAMES, which collects them): a mismatch is a programming error of the
 // caller (SCFD_CHECK), not bad user input. KIND ("point"/"cell") is for the message.

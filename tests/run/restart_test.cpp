@@ -2,8 +2,9 @@
 // 2n steps and a run of n steps continued from its checkpoint write the same bits in every array
 // of step 2n on the same rank count (heat, ns-classical, ns-exact); across rank counts (1 -> 2, 2
 // -> 3) they agree to the solver tolerance; every kind of bad checkpoint is one line and exit 2
-// with nothing written; a run that diverges on 2 ranks or gets SIGTERM leaves a checkpoint that
-// restarts; a run on a 200 kB file system fails with one clear line and no temporary file left.
+// with nothing written; a run that diverges or meets a NaN on 2 ranks, or gets SIGTERM, leaves a
+// checkpoint that restarts; a run on a 200 kB file system fails with one clear line and no
+// temporary file left.
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <vtkCellData.h>
@@ -86,7 +87,7 @@ void run_both(const Case& c, const fs::path& whole, const fs::path& part, int np
   ASSERT_TRUE(fs::exists(checkpoint)) << r.out;
   r = run(common + c.whole + " --restart " + checkpoint.string() + in(part), np_restart);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("restart: " + checkpoint.string() + " (step 10"), std::string::npos)
+  EXPECT_NE(r.out.find("restart: " + checkpoint.string() + " (step 10, t = "), std::string::npos)
       << r.out;
 }
 
@@ -254,6 +255,24 @@ TEST(Restart, DivergenceOnTwoRanksLeavesACheckpointThatRestarts) {
   ASSERT_TRUE(fs::exists(checkpoint)) << r.err;
   r = run(tg + " --set time.dt=0.05 --restart " + checkpoint + in(dir), 2);
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  fs::remove_all(dir);
+}
+
+// A NaN on two ranks (a boundary formula that is not finite from t = 0.0035 on): the run stops
+// at step 2 with step 1 checkpointed, and that checkpoint restarts (with a finite boundary).
+TEST(Restart, NanOnTwoRanksLeavesTheLastGoodStepThatRestarts) {
+  const fs::path dir = test::fresh_directory("restart_nan");
+  const std::string heat = kHeat.args + " --set time.end=0.01";
+  auto r = run(heat + " --set 'boundary.top.value=\"log(0.0035 - t)\"'" + in(dir), 2);
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("not finite"), std::string::npos) << r.err;
+  const fs::path checkpoint = dir / "heat_checkpoint_000001.h5";
+  EXPECT_NE(r.err.find("continue with --restart " + checkpoint.string()), std::string::npos)
+      << r.err;
+  ASSERT_TRUE(fs::exists(checkpoint));
+  r = run(heat + " --restart " + checkpoint.string() + in(dir), 2);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("step 4/4"), std::string::npos) << r.out;
   fs::remove_all(dir);
 }
 
