@@ -56,6 +56,11 @@ bool Checkpoints::restart(physics::Model& model) {
       "left",
       settings_.restart.string(), h.step, h.time, h.ranks, h.ranks == 1 ? "" : "s", t.seconds(),
       left, left == 1 ? "" : "s");
+  if (left <= 0)
+    log::warn(
+        "restart: the case ends at step {} (t = {:.6g}), where the checkpoint is: raise "
+        "time.steps or time.end to go on",
+        model.total_steps(), model.time());
   return true;
 }
 
