@@ -68,9 +68,10 @@ std::string Checkpoints::after_step(physics::Model& model, double t_before, bool
   const auto& s = settings_;
   bool due = last && s.periodic();
   if (s.every_steps > 0 && model.step() % s.every_steps == 0) due = true;
-  if (s.every_time > 0 &&
-      std::floor(model.time() / s.every_time) > std::floor(t_before / s.every_time))
-    due = true;
+  // Multiples of every_time passed, up to round-off in the accumulated time (0.01 added three
+  // times is a hair off 0.03).
+  const auto passed = [&](double t) { return std::floor(t / s.every_time + 1e-9); };
+  if (s.every_time > 0 && passed(model.time()) > passed(t_before)) due = true;
   // Rank 0's clock decides for all.
   if (s.every_minutes > 0)
     due = solvers::any_rank(solvers::world_rank() == 0 &&

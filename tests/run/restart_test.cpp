@@ -23,6 +23,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/run_command.hpp"
 
@@ -175,6 +176,53 @@ TEST(Restart, TwoRanksToThree) {
 }
 TEST(Restart, NsExactThreeRanksToSerial) {
   expect_close_figures(kExact, 3, 1);
+}
+
+// every_time: a checkpoint each time t passes a multiple of 0.03 (steps 3, 6, 9 at dt 0.01) and
+// at the last step (10); keep = 2 leaves the last two.
+TEST(Restart, PeriodicCheckpointsAndKeep) {
+  const fs::path dir = test::fresh_directory("restart_keep");
+  const auto r = run(kClassical.args +
+                     " --set time.steps=10 --set checkpoint.every_time=0.03"
+                     " --set checkpoint.keep=2" +
+                     in(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> left;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".h5") left.push_back(f.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"ns-classical_checkpoint_000009.h5",
+                                            "ns-classical_checkpoint_000010.h5"}))
+      << r.out;
+  for (const char* step : {"000003", "000006", "000009", "000010"})
+    EXPECT_NE(r.out.find(std::string("checkpoint: ") + (dir / "ns-classical_checkpoint_").string() +
+                         step + ".h5"),
+              std::string::npos)
+        << step << "\n"
+        << r.out;
+  fs::remove_all(dir);
+}
+
+// every_minutes: 1e-6 minutes of wall time pass during every step, so every step checkpoints;
+// keep = 1 leaves the last. On two ranks (rank 0's clock decides for both).
+TEST(Restart, WallClockCheckpointsOnTwoRanks) {
+  const fs::path dir = test::fresh_directory("restart_wall");
+  const auto r = run(kClassical.args +
+                         " --set time.steps=4 --set checkpoint.every_minutes=1e-6"
+                         " --set checkpoint.keep=1" +
+                         in(dir),
+                     2);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int written = 0;
+  for (std::size_t at = r.out.find("checkpoint: "); at != std::string::npos;
+       at = r.out.find("checkpoint: ", at + 1))
+    ++written;
+  EXPECT_EQ(written, 4) << r.out;
+  int left = 0;
+  for (const auto& f : fs::directory_iterator(dir)) left += f.path().extension() == ".h5";
+  EXPECT_EQ(left, 1);
+  EXPECT_TRUE(fs::exists(dir / "ns-classical_checkpoint_000004.h5"));
+  fs::remove_all(dir);
 }
 
 // A checkpoint of 10 steps of ns-classical on the 5^3 cavity, for the bad-checkpoint tests.
