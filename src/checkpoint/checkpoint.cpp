@@ -228,9 +228,11 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
   });
   std::string renamed;
   if (steps.error().empty() && root) {
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) renamed = ec.message();
+    try {
+      output::commit_temp_file(path);  // fsync, rename
+    } catch (const InputError& e) {
+      renamed = e.what();
+    }
   }
   std::string error = steps.error().empty() ? solvers::first_message(renamed) : steps.error();
   if (error.empty()) return;
@@ -240,6 +242,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
     std::error_code ec;
     std::filesystem::remove(tmp, ec);
   }
+  if (steps.error().empty()) throw InputError(error);  // the commit's line names the file
   throw input_error("cannot write the checkpoint {}: {}", path.string(), error);
 }
 

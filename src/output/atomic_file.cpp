@@ -67,6 +67,10 @@ void write_file_atomic(const fs::path& path, const std::function<void(const fs::
   }
 }
 
+void commit_temp_file(const fs::path& path) {
+  write_file_atomic(path, [](const fs::path&) {});
+}
+
 void write_text_atomic(const fs::path& path, std::string_view text) {
   write_file_atomic(path, [&](const fs::path& tmp) { write_text_file(tmp, path, text); });
 }

@@ -25,4 +25,9 @@ void write_text_atomic(const std::filesystem::path& path, std::string_view text)
 void write_file_atomic(const std::filesystem::path& path,
                        const std::function<void(const std::filesystem::path& tmp)>& produce);
 
+// For a file that other processes wrote to temp_path_for(PATH) (parallel HDF5: every rank writes
+// its part) and closed: one process flushes it to disk and renames it to PATH. InputError (one
+// line naming PATH) on failure, with the .tmp removed.
+void commit_temp_file(const std::filesystem::path& path);
+
 }  // namespace scfd::output

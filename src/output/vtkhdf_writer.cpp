@@ -231,11 +231,14 @@ fs::path VtkHdfWriter::write(double time, int step, std::span<const Field> point
     h5::write_rows(fd.get(), "TimeValue", h5::Type::f64, 1, 1, 0, s.rank == 0 ? 1 : 0, &time);
   });
   step_ok([&] { file.close(); });
+  const bool written = error.empty();  // later errors are lines that name their file
   if (error.empty() && s.rank == 0) {
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) error = fmt::format("cannot rename: {}", ec.message());
-    if (!ec) {
+    try {
+      commit_temp_file(path);  // fsync, rename
+    } catch (const InputError& e) {
+      error = e.what();
+    }
+    if (error.empty()) {
       std::erase_if(s.series, [&](const auto& e) { return e.second == path.filename().string(); });
       s.series.emplace_back(time, path.filename().string());
       std::string text = "{\n  \"file-series-version\" : \"1.0\",\n  \"files\" : [\n";
@@ -258,6 +261,7 @@ fs::path VtkHdfWriter::write(double time, int step, std::span<const Field> point
     std::error_code ec;
     fs::remove(tmp, ec);
   }
+  if (written) throw InputError(error);
   throw input_error("cannot write '{}': {}", path.string(), error);
 }
 
