@@ -17,6 +17,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/agree.hpp"
 #include "core/error.hpp"
 #include "h5/h5.hpp"
 #include "output/atomic_file.hpp"
@@ -26,12 +27,6 @@ namespace scfd::output {
 namespace fs = std::filesystem;
 
 namespace {
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 // Every rank's count, and this rank's first row (the sum of the counts of the ranks before it).
 struct Rows {
@@ -50,23 +45,6 @@ Rows gather_rows(std::int64_t mine) {
     r.total += r.all[static_cast<std::size_t>(k)];
   }
   return r;
-}
-
-// The message of the lowest rank that has one, on every rank ("" when none).
-std::string first_message(const std::string& mine) {
-  int length = static_cast<int>(mine.size()), ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<int> lengths(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD);
-  for (int k = 0; k < ranks; ++k) {
-    const int n = lengths[static_cast<std::size_t>(k)];
-    if (n == 0) continue;
-    std::string text(static_cast<std::size_t>(n), '\0');
-    if (k == world_rank()) text = mine;
-    MPI_Bcast(text.data(), n, MPI_CHAR, k, MPI_COMM_WORLD);
-    return text;
-  }
-  return {};
 }
 
 // "name" -> JSON string (the names are ours: no quotes or backslashes to escape but in paths).

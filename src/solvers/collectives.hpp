@@ -9,13 +9,18 @@
 #include <utility>
 #include <vector>
 
+#include "core/agree.hpp"
 #include "core/types.hpp"
 
 namespace scfd::solvers {
 
-// This process's rank in MPI_COMM_WORLD (0 without MPI), and the number of ranks (1 without).
-int world_rank();
-int world_size();
+// The rank queries and the agreements on a verdict (first_message, agree_on_input_error,
+// any_rank) are core's (core/agree.hpp), here under their solvers:: names too.
+using scfd::agree_on_input_error;
+using scfd::any_rank;
+using scfd::first_message;
+using scfd::world_rank;
+using scfd::world_size;
 
 real global_sum(real local);
 std::pair<real, real> global_sum(std::pair<real, real> local);  // one message for both
@@ -33,18 +38,5 @@ ValueRank global_max_rank(double value);
 // Every rank's `mine`, concatenated in rank order (T: int, int64, double).
 template <typename T>
 std::vector<T> all_gather(const std::vector<T>& mine);
-
-// Each rank passes a message, empty when it has nothing to say (a step that may fail on some
-// ranks: opening a file that only rank 0 writes, making a backend, a run step). Returns on every
-// rank the message of the lowest rank that has one, prefixed "rank r: " when that is not rank 0
-// of several; "" when no rank has one.
-std::string first_message(const std::string& local);
-
-// first_message, thrown as the same InputError on every rank when there is one: so no rank goes
-// on alone and none waits for ever.
-void agree_on_input_error(const std::string& local_error);
-
-// Whether `local` is true on any rank.
-bool any_rank(bool local);
 
 }  // namespace scfd::solvers
