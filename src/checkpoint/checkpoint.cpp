@@ -198,8 +198,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
     h5::write_attribute(g.get(), "fingerprint", im.fingerprint);
     const h5::Id values = h5::create_group(f, "values");
     for (const physics::StateValue& v : state.values)
-      h5::write_attribute(values.get(), v.name,
-                          std::visit([](auto* p) { return static_cast<double>(*p); }, v.value));
+      h5::write_attribute(values.get(), v.name, v.get());
   });
   h5::Id fields;
   steps([&] { fields = h5::create_group(file.get(), "fields"); });
@@ -342,16 +341,7 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
     im.exchange(sf.entity, false).from_blocks(blocks[k], local);
     im.be.upload(local, *sf.field);
   }
-  for (std::size_t k = 0; k < state.values.size(); ++k)
-    std::visit(
-        [&](auto* p) {
-          using T = std::remove_pointer_t<decltype(p)>;
-          if constexpr (std::is_same_v<T, bool>)
-            *p = values[k] != 0;
-          else
-            *p = static_cast<T>(values[k]);
-        },
-        state.values[k].value);
+  for (std::size_t k = 0; k < state.values.size(); ++k) state.values[k].set(values[k]);
   model.state_loaded();
   return h;
 }

@@ -40,6 +40,9 @@ struct StateField {
 struct StateValue {
   std::string name;
   std::variant<double*, int*, bool*> value;  // the model's own member
+  // The member as a double (ints and bools exactly), and back.
+  double get() const;
+  void set(double v) const;
 };
 struct ModelState {
   const backend::Backend* backend = nullptr;  // the fields' backend

@@ -13,6 +13,14 @@
 
 namespace scfd::physics {
 
+double StateValue::get() const {
+  return std::visit([](auto* p) { return static_cast<double>(*p); }, value);
+}
+
+void StateValue::set(double v) const {
+  std::visit([&](auto* p) { *p = static_cast<std::remove_pointer_t<decltype(p)>>(v); }, value);
+}
+
 void Model::keep_state() {
   const ModelState s = state();
   kept_fields_.resize(s.fields.size());
@@ -21,8 +29,7 @@ void Model::keep_state() {
     s.backend->copy(*s.fields[k].field, *kept_fields_[k]);
   }
   kept_values_.clear();
-  for (const StateValue& v : s.values)
-    kept_values_.push_back(std::visit([](auto* p) { return static_cast<double>(*p); }, v.value));
+  for (const StateValue& v : s.values) kept_values_.push_back(v.get());
 }
 
 void Model::restore_state() {
@@ -31,10 +38,7 @@ void Model::restore_state() {
              "restore_state before keep_state");
   for (std::size_t k = 0; k < s.fields.size(); ++k)
     s.backend->copy(*kept_fields_[k], *s.fields[k].field);
-  for (std::size_t k = 0; k < s.values.size(); ++k)
-    std::visit(
-        [&](auto* p) { *p = static_cast<std::remove_pointer_t<decltype(p)>>(kept_values_[k]); },
-        s.values[k].value);
+  for (std::size_t k = 0; k < s.values.size(); ++k) s.values[k].set(kept_values_[k]);
   state_loaded();
 }
 
