@@ -88,29 +88,6 @@ std::uint64_t checksum(std::span<const std::int64_t> ids, std::span<const real> 
   return s;
 }
 
-// Runs the parts of a collective file operation in order; a part that throws on some rank makes
-// every rank skip the parts after it (each part ends with an agreement), so no rank is left
-// waiting in a collective call.
-class Steps {
- public:
-  void operator()(const std::function<void()>& part) {
-    if (!error_.empty()) return;
-    std::string mine;
-    try {
-      part();
-    } catch (const h5::Error& e) {
-      mine = e.what();
-    } catch (const InputError& e) {
-      mine = e.what();
-    }
-    error_ = solvers::first_message(mine);
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string error_;
-};
-
 }  // namespace
 
 struct Checkpointer::Impl {
@@ -178,7 +155,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
   const bool root = solvers::world_rank() == 0;
   const std::filesystem::path tmp = output::temp_path_for(path);
   const physics::ModelState state = model.state();
-  Steps steps;
+  h5::Steps steps;
   h5::Id file;
   steps([&] { file = h5::create_file(tmp, MPI_COMM_WORLD); });
   steps([&] {
@@ -257,7 +234,7 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
     if (!std::filesystem::is_regular_file(path, ec)) fail("no such file");
   }
   Header h;
-  Steps steps;
+  h5::Steps steps;
   h5::Id file;
   steps([&] { file = h5::open_file(path, MPI_COMM_WORLD); });
   steps([&] {

@@ -6,6 +6,9 @@
 #include <array>
 #include <vector>
 
+#include "core/agree.hpp"
+#include "core/error.hpp"
+
 namespace scfd::h5 {
 namespace {
 
@@ -132,6 +135,19 @@ std::pair<hid_t, hid_t> types_of(Type t) {
 }
 
 }  // namespace
+
+void Steps::operator()(const std::function<void()>& part) {
+  if (!error_.empty()) return;
+  std::string mine;
+  try {
+    part();
+  } catch (const Error& e) {
+    mine = e.what();
+  } catch (const InputError& e) {
+    mine = e.what();
+  }
+  error_ = first_message(mine);
+}
 
 void Id::close() {
   if (id_ < 0) return;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -21,6 +22,19 @@ namespace scfd::h5 {
 class Error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The parts of a collective file operation, run in order: a part that throws (Error or
+// InputError) on some rank makes every rank skip the parts after it (each part ends with an
+// agreement of all ranks), so no rank is left waiting in a collective call. error(): the message
+// of the lowest rank that failed, "" while all went well.
+class Steps {
+ public:
+  void operator()(const std::function<void()>& part);
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string error_;
 };
 
 // An HDF5 identifier that closes itself.

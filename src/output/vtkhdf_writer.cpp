@@ -66,8 +66,13 @@ struct VtkHdfWriter::Impl {
   int rank = 0;
   index n_cells = 0;
   std::vector<index> nodes;
-  vtkSmartPointer<vtkUnstructuredGrid> grid;
   PieceArrays arrays;
+  // This rank's rows of the geometry datasets, made once (the mesh does not change), and every
+  // rank's row counts of them.
+  std::vector<double> xyz;
+  std::vector<std::int64_t> offsets, connectivity;
+  std::vector<std::uint8_t> types;
+  Rows point_rows, cell_rows, offset_rows, conn_rows;
   std::vector<std::pair<double, std::string>> series;  // rank 0: time, file name
 };
 
@@ -86,8 +91,25 @@ VtkHdfWriter::VtkHdfWriter(const topology::Mesh& mesh, fs::path dir, std::string
   if (!failed.empty()) throw InputError(failed);
   s.n_cells = owned_cells(mesh);
   s.nodes = nodes_of_cells(mesh, s.n_cells);
-  s.grid = make_cell_grid(mesh, s.n_cells, s.nodes);
   s.arrays = piece_arrays(mesh, s.nodes, s.n_cells, s.rank);
+  const vtkSmartPointer<vtkUnstructuredGrid> grid = make_cell_grid(mesh, s.n_cells, s.nodes);
+  vtkPoints* points = grid->GetPoints();
+  vtkCellArray* cells = grid->GetCells();
+  const auto np = static_cast<std::int64_t>(points->GetNumberOfPoints());
+  s.xyz.resize(static_cast<std::size_t>(3 * np));
+  for (std::int64_t i = 0; i < np; ++i)
+    points->GetPoint(i, &s.xyz[static_cast<std::size_t>(3 * i)]);
+  for (vtkIdType k = 0; k <= cells->GetNumberOfCells(); ++k)
+    s.offsets.push_back(static_cast<std::int64_t>(cells->GetOffsetsArray()->GetComponent(k, 0)));
+  for (vtkIdType k = 0; k < cells->GetNumberOfConnectivityIds(); ++k)
+    s.connectivity.push_back(
+        static_cast<std::int64_t>(cells->GetConnectivityArray()->GetComponent(k, 0)));
+  s.types.assign(static_cast<std::size_t>(s.n_cells),
+                 static_cast<std::uint8_t>(mesh.dim == 3 ? VTK_TETRA : VTK_TRIANGLE));
+  s.point_rows = gather_rows(np);
+  s.cell_rows = gather_rows(s.n_cells);
+  s.offset_rows = gather_rows(s.n_cells + 1);
+  s.conn_rows = gather_rows(static_cast<std::int64_t>(s.connectivity.size()));
 }
 
 VtkHdfWriter::~VtkHdfWriter() = default;
@@ -127,88 +149,60 @@ fs::path VtkHdfWriter::write(double time, int step, std::span<const Field> point
   check_fields(cell_fields, m.n_cells, s.n_cells, "cell", names);
   const fs::path path = file_path(step), tmp = temp_path_for(path);
 
-  // This rank's rows of every dataset.
-  vtkPoints* points = s.grid->GetPoints();
-  vtkCellArray* cells = s.grid->GetCells();
-  const auto np = static_cast<std::int64_t>(points->GetNumberOfPoints());
-  const auto nc = static_cast<std::int64_t>(s.n_cells);
-  std::vector<double> xyz(static_cast<std::size_t>(3 * np));
-  for (std::int64_t i = 0; i < np; ++i) points->GetPoint(i, &xyz[static_cast<std::size_t>(3 * i)]);
-  std::vector<std::int64_t> offsets, connectivity;
-  for (vtkIdType k = 0; k <= cells->GetNumberOfCells(); ++k)
-    offsets.push_back(cells->GetOffsetsArray()->GetComponent(k, 0));
-  for (vtkIdType k = 0; k < cells->GetNumberOfConnectivityIds(); ++k)
-    connectivity.push_back(
-        static_cast<std::int64_t>(cells->GetConnectivityArray()->GetComponent(k, 0)));
-  std::vector<std::uint8_t> types(static_cast<std::size_t>(nc),
-                                  static_cast<std::uint8_t>(m.dim == 3 ? VTK_TETRA : VTK_TRIANGLE));
-  const Rows point_rows = gather_rows(np), cell_rows = gather_rows(nc),
-             conn_rows = gather_rows(static_cast<std::int64_t>(connectivity.size())),
-             offset_rows = gather_rows(nc + 1);
   std::vector<std::vector<real>> store;
   std::vector<Field> piece_points, piece_cells;
   for (const Field& f : point_fields) piece_points.push_back(gathered(f, s.nodes, store));
   for (const Field& f : cell_fields) piece_cells.push_back(prefix(f, s.n_cells));
 
-  std::string error;
+  h5::Steps steps;
   h5::Id file;
-  const auto step_ok = [&](const auto& part) {
-    if (error.empty()) {
-      std::string mine;
-      try {
-        part();
-      } catch (const h5::Error& e) {
-        mine = e.what();
-      }
-      error = first_message(mine);
-    }
+  // This rank's rows of a dataset of ROWS.total rows (its count: ROWS.all[rank]).
+  const auto put = [&](hid_t g, const std::string& name, h5::Type type, const Rows& rows,
+                       int columns, const void* data) {
+    h5::write_rows(g, name, type, rows.total, columns, rows.begin,
+                   rows.all[static_cast<std::size_t>(s.rank)], data);
   };
   // One count per partition (rank).
-  const auto counts = [&](hid_t g, const char* name, std::int64_t mine) {
-    const int ranks = static_cast<int>(point_rows.all.size());
-    h5::write_rows(g, name, h5::Type::i64, ranks, 1, s.rank, 1, &mine);
+  const auto counts = [&](hid_t g, const char* name, const Rows& rows) {
+    const auto ranks = static_cast<std::int64_t>(rows.all.size());
+    h5::write_rows(g, name, h5::Type::i64, ranks, 1, s.rank, 1,
+                   &rows.all[static_cast<std::size_t>(s.rank)]);
   };
   const auto vtk_array = [&](hid_t g, vtkAbstractArray* a, const Rows& rows) {
     const int k = a->GetNumberOfComponents();
     if (auto* ints = vtkIntArray::SafeDownCast(a))
-      h5::write_rows(g, a->GetName(), h5::Type::i32, rows.total, k, rows.begin,
-                     ints->GetNumberOfTuples(), ints->GetPointer(0));
+      put(g, a->GetName(), h5::Type::i32, rows, k, ints->GetPointer(0));
     else if (auto* doubles = vtkDoubleArray::SafeDownCast(a))
-      h5::write_rows(g, a->GetName(), h5::Type::f64, rows.total, k, rows.begin,
-                     doubles->GetNumberOfTuples(), doubles->GetPointer(0));
+      put(g, a->GetName(), h5::Type::f64, rows, k, doubles->GetPointer(0));
   };
   const auto field = [&](hid_t g, const Field& f, const Rows& rows) {
-    h5::write_rows(g, f.name, h5::Type::f64, rows.total, f.components, rows.begin,
-                   static_cast<std::int64_t>(f.data.size()) / f.components, f.data.data());
+    put(g, f.name, h5::Type::f64, rows, f.components, f.data.data());
   };
-  step_ok([&] { file = h5::create_file(tmp, MPI_COMM_WORLD); });
-  step_ok([&] {
+  steps([&] { file = h5::create_file(tmp, MPI_COMM_WORLD); });
+  steps([&] {
     const h5::Id g = h5::create_group(file.get(), "VTKHDF");
     const std::array<std::int64_t, 2> version{1, 0};
     h5::write_attribute(g.get(), "Version", version);
     h5::write_attribute(g.get(), "Type", std::string("UnstructuredGrid"));
-    counts(g.get(), "NumberOfPoints", np);
-    counts(g.get(), "NumberOfCells", nc);
-    counts(g.get(), "NumberOfConnectivityIds", static_cast<std::int64_t>(connectivity.size()));
-    h5::write_rows(g.get(), "Points", h5::Type::f64, point_rows.total, 3, point_rows.begin, np,
-                   xyz.data());
-    h5::write_rows(g.get(), "Offsets", h5::Type::i64, offset_rows.total, 1, offset_rows.begin,
-                   nc + 1, offsets.data());
-    h5::write_rows(g.get(), "Connectivity", h5::Type::i64, conn_rows.total, 1, conn_rows.begin,
-                   static_cast<std::int64_t>(connectivity.size()), connectivity.data());
-    h5::write_rows(g.get(), "Types", h5::Type::u8, cell_rows.total, 1, cell_rows.begin, nc,
-                   types.data());
+    counts(g.get(), "NumberOfPoints", s.point_rows);
+    counts(g.get(), "NumberOfCells", s.cell_rows);
+    counts(g.get(), "NumberOfConnectivityIds", s.conn_rows);
+    put(g.get(), "Points", h5::Type::f64, s.point_rows, 3, s.xyz.data());
+    put(g.get(), "Offsets", h5::Type::i64, s.offset_rows, 1, s.offsets.data());
+    put(g.get(), "Connectivity", h5::Type::i64, s.conn_rows, 1, s.connectivity.data());
+    put(g.get(), "Types", h5::Type::u8, s.cell_rows, 1, s.types.data());
     const h5::Id pd = h5::create_group(g.get(), "PointData");
-    for (const auto& a : s.arrays.point) vtk_array(pd.get(), a, point_rows);
-    for (const Field& f : piece_points) field(pd.get(), f, point_rows);
+    for (const auto& a : s.arrays.point) vtk_array(pd.get(), a, s.point_rows);
+    for (const Field& f : piece_points) field(pd.get(), f, s.point_rows);
     const h5::Id cd = h5::create_group(g.get(), "CellData");
-    for (const auto& a : s.arrays.cell) vtk_array(cd.get(), a, cell_rows);
-    for (const Field& f : piece_cells) field(cd.get(), f, cell_rows);
+    for (const auto& a : s.arrays.cell) vtk_array(cd.get(), a, s.cell_rows);
+    for (const Field& f : piece_cells) field(cd.get(), f, s.cell_rows);
     // The time, as ParaView names it in field data (the .series has it too).
     const h5::Id fd = h5::create_group(g.get(), "FieldData");
     h5::write_rows(fd.get(), "TimeValue", h5::Type::f64, 1, 1, 0, s.rank == 0 ? 1 : 0, &time);
   });
-  step_ok([&] { file.close(); });
+  steps([&] { file.close(); });
+  std::string error = steps.error();
   const bool written = error.empty();  // later errors are lines that name their file
   if (error.empty() && s.rank == 0) {
     try {
