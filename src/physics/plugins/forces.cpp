@@ -1,16 +1,29 @@
-// The forces plugin ([forces]): the force of the fluid on one patch (2D, per unit depth) after
-// every step, to OUTPUT/forces.csv, and at the end as the figures force_x, force_y,
-// drag_coefficient and lift_coefficient (c = F / (1/2 density U^2 L) with the reference velocity
-// and length of the section).
+// The forces plugin ([forces]): the force of the fluid on one patch (2D: per unit depth; 3D)
+// after every step, to OUTPUT/forces.csv, and at the end as the figures force_x, force_y
+// (force_z), their pressure and viscous parts, drag_coefficient and lift_coefficient
+// (c = F / (1/2 density U^2 L) in 2D, F / (1/2 density U^2 A) in 3D, with the section's
+// reference velocity, length and area). docs/methods.md, "Forces", derives both methods.
 //
-// The force is the sum over the patch's faces of A_f (p n_f - mu omega (z x n_f)), n_f the
-// outward normal of the domain (into the body), p = density x the kinematic pressure
-// extrapolated from the wall cell to the face centre (ns::pressure_at), omega the mean of the
-// two node vorticities Gamma / A* (Gamma the discrete circulation with its wall part,
-// FlowAccess::circulation; docs/methods.md, "Forces").
+// method = "volume" (default): the body's momentum balance tested with a smooth v = phi e_i,
+// phi = 1 on the body and 0 away from it (a quintic ramp in the distance from a point, an axis
+// or a plane: the support). For the steady and unsteady equations with u = 0 on the body,
+//   F_i = sum over cells of V rho [u_i (u . grad phi) + p d_i phi + nu u_i lap phi - phi du_i/dt]
+//         - sum over faces of other patches of phi(x_f) F_f(surface),
+// so the force needs the cell velocities and pressures only, no derivative of them at the wall:
+// it converges as the solution does. The faces of other patches inside the support (a side
+// wall that the body spans) add their surface traction weighted by phi.
+// method = "surface": the sum over the patch's faces of A_f (p n_f - viscous traction), p
+// extrapolated linearly to the face centre (ns::pressure_at), the viscous traction
+// mu omega (z x n_f) in 2D (omega the mean of the two node vorticities Gamma / A*) and
+// mu (G + G^T) n_f in 3D (G the gradient of the linear velocity of the wall cell that has the
+// wall's velocity at the face's nodes and the fluxes of its other faces; first order).
+// In both methods the pressure part is the surface integral of p n, the viscous part the rest.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
 
 #include "config/suggest.hpp"
 #include "physics/boundary_tables.hpp"
@@ -22,67 +35,355 @@
 namespace scfd::physics {
 namespace {
 
-// This rank's share of the force on `patch`.
-Vec3 patch_force(const topology::Mesh& m, int patch, std::span<const real> pressure,
-                 std::span<const real> gamma, std::span<const real> dual_weight, real density,
-                 real viscosity) {
-  Vec3 force{};
-  for (index f : m.patches[static_cast<std::size_t>(patch)].faces) {
-    if (f >= m.n_owned_faces) continue;
-    const Vec3 n = m.face_normal[f];
-    const index n0 = m.face_nodes[2 * f], n1 = m.face_nodes[2 * f + 1];
-    const real omega = 0.5 * (gamma[n0] * dual_weight[n0] + gamma[n1] * dual_weight[n1]);
-    const real p = density * ns::pressure_at(m, m.face_cells[2 * f], m.face_centre[f],
-                                             [&](index c) { return pressure[c]; });
-    const Vec3 z_cross_n{-n.y, n.x, 0};
-    force += m.face_area[f] * (p * n - (density * viscosity * omega) * z_cross_n);
+// Where phi = 1 (distance <= inner), 0 (>= outer) and the C2 quintic ramp between: the
+// distance of x from a point, from a line through `centre` along `dir`, or from the plane
+// through `centre` with normal `dir`.
+struct Support {
+  enum class Shape { point, axis, plane };
+  Shape shape = Shape::point;
+  Vec3 centre{}, dir{};
+  real inner = 0, outer = 0;
+  int dim = 2;
+
+  // x - centre with the part along which the distance does not grow removed.
+  Vec3 offset(Vec3 x) const {
+    const Vec3 d = x - centre;
+    switch (shape) {
+      case Shape::point:
+        return d;
+      case Shape::axis:
+        return d - dot(d, dir) * dir;
+      case Shape::plane:
+        return dot(d, dir) * dir;
+    }
+    return d;
   }
-  return force;
-}
+  real distance(Vec3 x) const { return norm(offset(x)); }
+
+  struct Value {
+    real phi = 0;
+    Vec3 grad{};
+    real laplacian = 0;
+  };
+  Value at(Vec3 x) const {
+    const Vec3 d = offset(x);
+    const real r = norm(d);
+    if (r <= inner) return {1, {}, 0};
+    if (r >= outer) return {};
+    const real w = outer - inner, t = (r - inner) / w;
+    const real s = t * t * t * (10 + t * (-15 + 6 * t));
+    const real s1 = 30 * t * t * (1 - t) * (1 - t) / w;
+    const real s2 = 60 * t * (1 - t) * (1 - 2 * t) / (w * w);
+    // The distance grows in k directions: laplacian = phi'' + (k - 1) phi' / r.
+    const int k = shape == Shape::point ? dim : shape == Shape::axis ? dim - 1 : 1;
+    return {1 - s, (-s1 / r) * d, -s2 - (k - 1) * s1 / r};
+  }
+};
+
+struct PatchForce {
+  Vec3 pressure{}, viscous{};
+  Vec3 total() const { return pressure + viscous; }
+};
 
 class Forces final : public Plugin {
  public:
-  Forces(FlowAccess& flow, int patch, double velocity, double length,
+  Forces(FlowAccess& flow, int patch, bool volume, std::optional<Support> support, double q,
          const std::filesystem::path& file)
       : flow_(flow),
+        m_(flow.mesh()),
         patch_(patch),
-        q_(0.5 * flow.density() * velocity * velocity * length),
-        csv_(file, "step,time,force_x,force_y,drag_coefficient,lift_coefficient") {}
+        volume_(volume),
+        q_(q),
+        csv_(file, m_.dim == 2 ? "step,time,force_x,force_y,pressure_x,pressure_y,viscous_x,"
+                                 "viscous_y,drag_coefficient,lift_coefficient"
+                               : "step,time,force_x,force_y,force_z,pressure_x,pressure_y,"
+                                 "pressure_z,viscous_x,viscous_y,viscous_z,drag_coefficient,"
+                                 "lift_coefficient") {
+    if (!volume_) return;
+    for (index c = 0; c < m_.n_owned_cells; ++c) {
+      const Support::Value v = support->at(m_.cell_centroid[c]);
+      if (v.phi > 0 || v.grad.x != 0 || v.grad.y != 0 || v.grad.z != 0) cells_.push_back({c, v});
+    }
+    for (std::size_t p = 0; p < m_.patches.size(); ++p) {
+      if (static_cast<int>(p) == patch_) continue;
+      for (index f : m_.patches[p].faces) {
+        if (f >= m_.n_owned_faces) continue;
+        const real phi = support->at(m_.face_centre[f]).phi;
+        if (phi > 0) walls_.push_back({f, phi});
+      }
+    }
+  }
 
   void start() override { csv_.create(); }
 
   void after_step() override {
-    const Vec3 f = force();
-    csv_.append(fmt::format("{},{:.10g},{:.10g},{:.10g},{:.10g},{:.10g}\n", flow_.step(),
-                            flow_.time(), f.x, f.y, f.x / q_, f.y / q_));
+    const PatchForce f = force();
+    const Vec3 t = f.total();
+    std::string row = fmt::format("{},{:.10g}", flow_.step(), flow_.time());
+    for (const Vec3& v : {t, f.pressure, f.viscous}) {
+      row += fmt::format(",{:.10g},{:.10g}", v.x, v.y);
+      if (m_.dim == 3) row += fmt::format(",{:.10g}", v.z);
+    }
+    csv_.append(row + fmt::format(",{:.10g},{:.10g}\n", t.x / q_, t.y / q_));
   }
 
   std::vector<std::pair<std::string, double>> figures() override {
-    const Vec3 f = force();
-    return {{"force_x", f.x},
-            {"force_y", f.y},
-            {"drag_coefficient", f.x / q_},
-            {"lift_coefficient", f.y / q_}};
+    const PatchForce f = force();
+    const Vec3 t = f.total();
+    std::vector<std::pair<std::string, double>> out;
+    const char* axes = "xyz";
+    for (int i = 0; i < m_.dim; ++i) {
+      out.emplace_back(fmt::format("force_{}", axes[i]), t[i]);
+      out.emplace_back(fmt::format("pressure_force_{}", axes[i]), f.pressure[i]);
+      out.emplace_back(fmt::format("viscous_force_{}", axes[i]), f.viscous[i]);
+    }
+    out.emplace_back("drag_coefficient", t.x / q_);
+    out.emplace_back("lift_coefficient", t.y / q_);
+    return out;
   }
 
  private:
-  Vec3 force() {
+  struct SupportCell {
+    index cell;
+    Support::Value weight;
+  };
+  struct SupportFace {
+    index face;
+    real phi;
+  };
+
+  // The force of the fluid on face f (A (p n - viscous traction), n out of the fluid), split.
+  PatchForce surface_force(index f) const {
+    const Vec3 n = m_.face_normal[f];
+    const index c = m_.face_cells[2 * f];
+    const real rho = flow_.density(), mu = rho * flow_.viscosity(), area = m_.face_area[f];
+    PatchForce out;
+    out.pressure =
+        (area * rho *
+         ns::pressure_at(m_, c, m_.face_centre[f],
+                         [&](index k) { return pressure_[static_cast<std::size_t>(k)]; })) *
+        n;
+    if (m_.dim == 2) {
+      const index n0 = m_.face_nodes[2 * f], n1 = m_.face_nodes[2 * f + 1];
+      const std::span<const real> w = flow_.dual_weight();
+      const real omega = 0.5 * (gamma_[n0] * w[n0] + gamma_[n1] * w[n1]);
+      out.viscous = (-area * mu * omega) * Vec3{-n.y, n.x, 0};
+      return out;
+    }
+    // 3D: the linear velocity of the wall cell that has the prescribed velocity at the face's
+    // nodes and the fluxes of the cell's other three faces; G its gradient.
+    Vec3 x[3], du[3];
+    for (int k = 0; k < 3; ++k) {
+      const index node = m_.face_nodes[3 * f + k];
+      const std::optional<Vec3> v = flow_.boundary_velocity(node);
+      if (!v) return out;  // no prescribed velocity (symmetry, outlet): no shear counted
+      x[k] = m_.node_x[node];
+      du[k] = *v;
+    }
+    const Vec3 a = (du[0] + du[1] + du[2]) / 3;  // the velocity at the face centroid
+    // G = Gw + g n^T: Gw from the wall values (Gw n = 0, through the dual basis b of the face's
+    // edges e), g = dG/dn from the fluxes: A_k (a + Gw d_k + g (n.d_k)).n_k = U_k.
+    const Vec3 e1 = x[1] - x[0], e2 = x[2] - x[0];
+    const Vec3 b1 = cross(e2, n) / dot(e1, cross(e2, n)), b2 = cross(n, e1) / dot(e2, cross(n, e1));
+    const Vec3 w1 = du[1] - du[0], w2 = du[2] - du[0];
+    auto gw = [&](Vec3 d) { return dot(b1, d) * w1 + dot(b2, d) * w2; };
+    Vec3 rows[3], rhs;
+    int k = 0;
+    for (int i = 0; i < 4; ++i) {
+      const index g = m_.cell_faces[4 * c + i];
+      if (g == f) continue;
+      const Vec3 d = m_.face_centre[g] - m_.face_centre[f], ng = m_.face_normal[g];
+      rows[k] = (m_.face_area[g] * dot(n, d)) * ng;
+      rhs[k] = flux_[static_cast<std::size_t>(g)] - m_.face_area[g] * dot(a + gw(d), ng);
+      ++k;
+    }
+    const real det = dot(rows[0], cross(rows[1], rows[2]));
+    if (!(std::abs(det) > 0)) return out;
+    // Cramer's rule: g = (r0 (R1 x R2) + r1 (R2 x R0) + r2 (R0 x R1)) / det.
+    Vec3 g = (rhs[0] * cross(rows[1], rows[2]) + rhs[1] * cross(rows[2], rows[0]) +
+              rhs[2] * cross(rows[0], rows[1])) /
+             det;
+    // Its normal part is known exactly: div u = tr Gw + g.n = 0.
+    g -= (dot(g, n) + dot(b1, w1) + dot(b2, w2)) * n;
+    // (G + G^T) n = g + Gw^T n + n (g.n).
+    const Vec3 strain = g + dot(w1, n) * b1 + dot(w2, n) * b2 + dot(g, n) * n;
+    out.viscous = (-area * mu) * strain;
+    return out;
+  }
+
+  Vec3 cell_velocity(index c) const {
+    const std::size_t i = 3 * static_cast<std::size_t>(c);
+    return {velocity_[i], velocity_[i + 1], velocity_[i + 2]};
+  }
+
+  // The force of the current step (computed once per step: the figures at the end repeat the
+  // last row, du/dt included).
+  PatchForce force() {
+    if (flow_.step() != last_step_) {
+      last_ = compute();
+      last_step_ = flow_.step();
+    }
+    return last_;
+  }
+
+  PatchForce compute() {
     const backend::Backend& be = flow_.backend();
-    std::vector<real> p(static_cast<std::size_t>(flow_.mesh().n_cells));
-    be.download(flow_.pressure(), p);
-    std::vector<real> gamma(static_cast<std::size_t>(flow_.mesh().n_curl()));
-    be.download(flow_.circulation(), gamma);
-    const Vec3 f = patch_force(flow_.mesh(), patch_, p, gamma, flow_.dual_weight(), flow_.density(),
-                               flow_.viscosity());
-    const auto [fx, fy] = solvers::global_sum(std::pair<real, real>{f.x, f.y});
-    return {fx, fy, 0};
+    pressure_.resize(static_cast<std::size_t>(m_.n_cells));
+    be.download(flow_.pressure(), pressure_);
+    velocity_.resize(3 * static_cast<std::size_t>(m_.n_cells));
+    be.download(flow_.cell_velocity(), velocity_);
+    if (m_.dim == 3) {
+      flux_.resize(static_cast<std::size_t>(m_.n_faces));
+      be.download(flow_.fluxes(), flux_);
+    }
+    if (m_.dim == 2) {
+      gamma_.resize(static_cast<std::size_t>(m_.n_curl()));
+      be.download(flow_.circulation(), gamma_);
+    }
+    PatchForce f;  // this rank's share
+    for (index k : m_.patches[static_cast<std::size_t>(patch_)].faces)
+      if (k < m_.n_owned_faces) {
+        const PatchForce s = surface_force(k);
+        f.pressure += s.pressure;
+        f.viscous += s.viscous;
+      }
+    if (volume_) f.viscous = volume_force() - f.pressure;
+    std::vector<real> sums{f.pressure.x, f.pressure.y, f.pressure.z,
+                           f.viscous.x,  f.viscous.y,  f.viscous.z};
+    solvers::global_sum(sums);
+    return {{sums[0], sums[1], sums[2]}, {sums[3], sums[4], sums[5]}};
+  }
+
+  // This rank's share of the tested momentum balance (the header comment). du/dt comes from
+  // the cell velocities of the previous step; the first step after start or a restart has none
+  // and leaves that term out (zero for a steady flow).
+  Vec3 volume_force() {
+    const real rho = flow_.density(), nu = flow_.viscosity();
+    const double t = flow_.time();
+    const bool rate = !previous_.empty() && t > previous_time_;
+    Vec3 f{};
+    std::vector<Vec3> now;
+    now.reserve(cells_.size());
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      const auto& [c, w] = cells_[i];
+      const Vec3 u = cell_velocity(c);
+      now.push_back(u);
+      const real p = ns::pressure_at(m_, c, m_.cell_centroid[c], [&](index k) {
+        return pressure_[static_cast<std::size_t>(k)];
+      });
+      Vec3 g = dot(u, w.grad) * u + p * w.grad + (nu * w.laplacian) * u;
+      if (rate) g -= (w.phi / (t - previous_time_)) * (u - previous_[i]);
+      f += (rho * m_.cell_volume[c]) * g;
+    }
+    previous_ = std::move(now);
+    previous_time_ = t;
+    for (const auto& [k, phi] : walls_) f -= phi * surface_force(k).total();
+    return f;
   }
 
   FlowAccess& flow_;
+  const topology::Mesh& m_;
   int patch_;
-  double q_;  // the dynamic pressure times the reference length
+  bool volume_;
+  double q_;  // the dynamic pressure times the reference length (2D) or area (3D)
   CsvFile csv_;
+  std::vector<SupportCell> cells_;  // owned cells where phi or its gradient is nonzero
+  std::vector<SupportFace> walls_;  // owned faces of other patches where phi > 0
+  std::vector<Vec3> previous_;      // the cell velocities of cells_ at the previous step
+  double previous_time_ = 0;
+  std::vector<real> pressure_, velocity_, gamma_, flux_;  // downloaded per call
+  int last_step_ = -1;
+  PatchForce last_;
 };
+
+Vec3 read_vector(const config::Case& c, std::string_view key, int dim) {
+  const std::vector<double> v = c.require<std::vector<double>>(key);
+  if (static_cast<int>(v.size()) != dim)
+    c.fail(key, fmt::format("needs {} components (the mesh is {}D)", dim, dim));
+  return {v[0], v[1], dim == 3 ? v[2] : 0.0};
+}
+
+// The support of the volume method: the keys, or defaults from the patch: centre = the
+// patch's area centroid, inner = the largest distance of its face centres and nodes, outer =
+// inner + 3/4 of the clearance to the nearest face of another patch (faces that the distance
+// runs along, e.g. the side walls an axis pierces, do not count: they enter with their surface
+// traction).
+Support make_support(const config::Case& c, const topology::Mesh& m, int patch) {
+  Support s;
+  s.dim = m.dim;
+  const auto& faces = m.patches[static_cast<std::size_t>(patch)].faces;
+  if (c.has("forces.centre")) {
+    s.centre = read_vector(c, "forces.centre", m.dim);
+  } else {
+    std::vector<real> sums(4, 0.0);
+    for (index f : faces)
+      if (f < m.n_owned_faces) {
+        for (int i = 0; i < 3; ++i) sums[i] += m.face_area[f] * m.face_centre[f][i];
+        sums[3] += m.face_area[f];
+      }
+    solvers::global_sum(sums);
+    s.centre = Vec3{sums[0], sums[1], sums[2]} / sums[3];
+  }
+  if (c.has("forces.axis") && c.has("forces.normal"))
+    c.fail("forces.normal", "give either an axis or a normal, not both");
+  for (const char* key : {"forces.axis", "forces.normal"})
+    if (c.has(key)) {
+      if (m.dim == 2 && std::string_view(key) == "forces.axis")
+        c.fail(key, "an axis support is for 3D meshes (in 2D a point support is a circle)");
+      const Vec3 d = read_vector(c, key, m.dim);
+      if (!(norm(d) > 0)) c.fail(key, "must not be the zero vector");
+      s.dir = d / norm(d);
+      s.shape =
+          std::string_view(key) == "forces.axis" ? Support::Shape::axis : Support::Shape::plane;
+    }
+  auto node_max = [&](std::span<const index> fs) {
+    real r = 0;
+    for (index f : fs)
+      if (f < m.n_owned_faces)
+        for (int k = 0; k < m.dim; ++k)
+          r = std::max(r, s.distance(m.node_x[m.face_nodes[m.dim * f + k]]));
+    return solvers::global_max(r);
+  };
+  s.inner =
+      c.has("forces.inner_radius") ? c.require<double>("forces.inner_radius") : node_max(faces);
+  // Faces whose normal is (nearly) perpendicular to the distance's gradient do not bound it.
+  auto counts = [&](index f) {
+    const Vec3 n = m.face_normal[f];
+    switch (s.shape) {
+      case Support::Shape::point:
+        return true;
+      case Support::Shape::axis:
+        return std::abs(dot(n, s.dir)) < 0.99;
+      case Support::Shape::plane:
+        return std::abs(dot(n, s.dir)) > 0.01;
+    }
+    return true;
+  };
+  real clearance = std::numeric_limits<real>::max();
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
+    if (static_cast<int>(p) == patch) continue;
+    for (index f : m.patches[p].faces)
+      if (f < m.n_owned_faces && counts(f))
+        for (int k = 0; k < m.dim; ++k)
+          clearance = std::min(clearance, s.distance(m.node_x[m.face_nodes[m.dim * f + k]]));
+  }
+  clearance = solvers::global_min(clearance);
+  if (c.has("forces.outer_radius")) {
+    s.outer = c.require<double>("forces.outer_radius");
+  } else {
+    s.outer = s.inner + 0.75 * (clearance - s.inner);
+    if (!(clearance > s.inner))
+      c.fail("forces.patch",
+             fmt::format("the volume force needs room around the body: another patch comes within "
+                         "{:.4g} of the support's centre, the body reaches {:.4g} (set "
+                         "forces.inner_radius and forces.outer_radius, or method = \"surface\")",
+                         clearance, s.inner));
+  }
+  if (!(s.inner >= 0 && s.outer > s.inner))
+    c.fail("forces.outer_radius",
+           fmt::format("must be larger than forces.inner_radius ({:.4g})", s.inner));
+  return s;
+}
 
 }  // namespace
 
@@ -95,12 +396,17 @@ std::unique_ptr<Plugin> make_forces(const config::Case& c, FlowAccess& flow,
   if (it == names.end())
     c.fail("forces.patch", fmt::format("the mesh has no patch '{}' (patches: {}){}", name,
                                        config::join(names), config::did_you_mean(name, names)));
-  if (m.dim != 2) c.fail("forces.patch", "forces are computed on 2D meshes only for now");
+  const int patch = static_cast<int>(it - names.begin());
+  const bool volume = c.choice("forces.method", {"volume", "surface"}, "volume") == "volume";
   const double velocity = c.get<double>("forces.reference_velocity", 1.0);
-  const double length = c.get<double>("forces.reference_length", 1.0);
+  const double length = m.dim == 2 ? c.get<double>("forces.reference_length", 1.0)
+                                   : c.get<double>("forces.reference_area", 1.0);
   if (!(velocity > 0 && length > 0))
-    c.fail("forces.reference_velocity", "reference velocity and length must be > 0");
-  return std::make_unique<Forces>(flow, static_cast<int>(it - names.begin()), velocity, length,
+    c.fail("forces.reference_velocity", "reference velocity, length and area must be > 0");
+  std::optional<Support> support;
+  if (volume) support = make_support(c, m, patch);
+  return std::make_unique<Forces>(flow, patch, volume, support,
+                                  0.5 * flow.density() * velocity * velocity * length,
                                   output_dir / "forces.csv");
 }
 
