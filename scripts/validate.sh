@@ -21,7 +21,7 @@
 # cavity centrelines must lie within 0.02 of Ghia's table (Re 100, 400) or 0.03 (Re 1000), and
 # every run must complete; the DFG 2D-1 figures of the finest level (4) must lie in the reference
 # intervals for both models, and the DFG 3D-1Z drag of the finest level (2) within 1 % of 6.185
-# (at the time of writing it is about 4 % low: docs/methods.md). The finest levels are GPU work:
+# (at the time of writing it is 3.6 % low: docs/methods.md). The finest levels are GPU work:
 # DFG 2D-1 level 4 takes about 3 (ns-classical) and 12 (ns-exact) minutes on an H200, about
 # 40 minutes and several hours on one CPU core; DFG 3D-1Z level 2 about 25 minutes on an H200.
 # CYLINDER_LEVELS (default "1 2 3 4") and CYLINDER3D_LEVELS (default "1 2") choose the levels; the

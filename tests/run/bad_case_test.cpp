@@ -120,6 +120,17 @@ const BadValue kBadValues[] = {
     {"divisions_huge", "heat-box", "mesh.divisions=[1000,1000,1000]",
      "mesh.divisions: 6e+09 cells is too large for 32-bit indices"},
     {"jitter_range", "heat-box", "mesh.jitter=0.7", "mesh.jitter: expected a number in [0, 0.5]"},
+    {"forces_method", "cylinder2d", "forces.method=wall", "forces.method: 'wall' is not valid"},
+    {"forces_axis_in_2d", "cylinder2d", "forces.axis=[0,0,1]",
+     "forces.axis: an axis support is for 3D meshes"},
+    {"forces_normal_components", "cylinder2d", "forces.normal=[0,1,0]",
+     "forces.normal: needs 2 components (the mesh is 2D)"},
+    {"forces_zero_normal", "cylinder2d", "forces.normal=[0,0]",
+     "forces.normal: must not be the zero vector"},
+    {"forces_radii", "cylinder2d", "forces.outer_radius=0.01",
+     "forces.outer_radius: must be larger than forces.inner_radius (0.05)"},
+    {"forces_no_room", "cylinder2d", "forces.patch=walls",
+     "forces.patch: the volume force needs room around the body"},
 };
 
 class BadValueTest : public ::testing::TestWithParam<BadValue> {};
