@@ -87,12 +87,13 @@ struct PatchForce {
 
 class Forces final : public Plugin {
  public:
-  Forces(FlowAccess& flow, int patch, bool volume, std::optional<Support> support, double q,
+  // `support`: the volume method's; none for the surface method.
+  Forces(FlowAccess& flow, int patch, std::optional<Support> support, double q,
          const std::filesystem::path& file)
       : flow_(flow),
         m_(flow.mesh()),
         patch_(patch),
-        volume_(volume),
+        volume_(support.has_value()),
         q_(q),
         csv_(file, m_.dim == 2 ? "step,time,force_x,force_y,pressure_x,pressure_y,viscous_x,"
                                  "viscous_y,drag_coefficient,lift_coefficient"
@@ -109,7 +110,7 @@ class Forces final : public Plugin {
       for (index f : m_.patches[p].faces) {
         if (f >= m_.n_owned_faces) continue;
         const real phi = support->at(m_.face_centre[f]).phi;
-        if (phi > 0) walls_.push_back({f, phi});
+        if (phi > 0) others_.push_back({f, phi});
       }
     }
   }
@@ -277,7 +278,7 @@ class Forces final : public Plugin {
     }
     previous_ = std::move(now);
     previous_time_ = t;
-    for (const auto& [k, phi] : walls_) f -= phi * surface_force(k).total();
+    for (const auto& [k, phi] : others_) f -= phi * surface_force(k).total();
     return f;
   }
 
@@ -287,9 +288,9 @@ class Forces final : public Plugin {
   bool volume_;
   double q_;  // the dynamic pressure times the reference length (2D) or area (3D)
   CsvFile csv_;
-  std::vector<SupportCell> cells_;  // owned cells where phi or its gradient is nonzero
-  std::vector<SupportFace> walls_;  // owned faces of other patches where phi > 0
-  std::vector<Vec3> previous_;      // the cell velocities of cells_ at the previous step
+  std::vector<SupportCell> cells_;   // owned cells where phi or its gradient is nonzero
+  std::vector<SupportFace> others_;  // owned faces of other patches where phi > 0
+  std::vector<Vec3> previous_;       // the cell velocities of cells_ at the previous step
   double previous_time_ = 0;
   std::vector<real> pressure_, velocity_, gamma_, flux_;  // downloaded per call
   int last_step_ = -1;
@@ -304,7 +305,7 @@ Vec3 read_vector(const config::Case& c, std::string_view key, int dim) {
 }
 
 // The support of the volume method: the keys, or defaults from the patch: centre = the
-// patch's area centroid, inner = the largest distance of its face centres and nodes, outer =
+// patch's area centroid, inner = the largest distance of its nodes, outer =
 // inner + 3/4 of the clearance to the nearest face of another patch (faces that the distance
 // runs along, e.g. the side walls an axis pierces, do not count: they enter with their surface
 // traction).
@@ -405,7 +406,7 @@ std::unique_ptr<Plugin> make_forces(const config::Case& c, FlowAccess& flow,
     c.fail("forces.reference_velocity", "reference velocity, length and area must be > 0");
   std::optional<Support> support;
   if (volume) support = make_support(c, m, patch);
-  return std::make_unique<Forces>(flow, patch, volume, support,
+  return std::make_unique<Forces>(flow, patch, support,
                                   0.5 * flow.density() * velocity * velocity * length,
                                   output_dir / "forces.csv");
 }
