@@ -38,6 +38,11 @@ class FlowAccess {
   virtual const backend::Field& cell_velocity() = 0;  // I U, 3 per cell (Backend::interpolate)
   virtual const backend::Field& pressure() = 0;       // kinematic pressure per cell
   virtual const backend::Field& circulation() = 0;    // R M U + wall part, per curl entity
+  // The fluxes of the step before (U^(n-1), with ghosts) and the time step between the two
+  // (0 before the first step, when previous_fluxes() holds nothing): dU/dt of the last step,
+  // also right after a restart (both are part of a checkpoint).
+  virtual const backend::Field& previous_fluxes() const = 0;
+  virtual double last_dt() const = 0;
 };
 
 }  // namespace scfd::physics

@@ -47,6 +47,8 @@ class FlowModel : public Model, public FlowAccess {
   std::span<const real> dual_weight() const override { return dual_weight_; }
   std::optional<Vec3> boundary_velocity(index n) const override { return boundary_nodes_(n, t_); }
   const Field& fluxes() const override { return *u_; }
+  const Field& previous_fluxes() const override { return *u_old_; }
+  double last_dt() const override { return last_dt_; }
   const Field& cell_velocity() override;
   const Field& circulation() override;
 

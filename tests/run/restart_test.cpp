@@ -147,6 +147,21 @@ TEST(Restart, NsExactRepeatsTheRunBitForBit) {
   expect_bit_identical(kExact);
 }
 
+// The forces of the steps after a restart are those of the uninterrupted run, the first one's
+// du/dt included (U^(n-1) and the last step are in the checkpoint).
+TEST(Restart, ForcesGoOnAsWithoutTheRestart) {
+  const fs::path dir = test::fresh_directory("restart_forces");
+  Case c = kClassical;
+  c.args += " --set forces.patch=top --set 'forces.normal=[0,1,0]'";
+  run_both(c, dir / "whole", dir / "part", 1, 1);
+  // Steps 11-20 of both runs (the restarted run appends to part/forces.csv).
+  auto tail = [](const std::string& csv) { return csv.substr(csv.find("\n11,") + 1); };
+  const std::string whole = test::slurp(dir / "whole" / "forces.csv");
+  ASSERT_NE(whole.find("\n11,"), std::string::npos) << whole;
+  EXPECT_EQ(tail(whole), tail(test::slurp(dir / "part" / "forces.csv")));
+  fs::remove_all(dir);
+}
+
 // The same rank count in parallel: the pieces of step 20 hold the same bits.
 TEST(Restart, TwoRanksRepeatTheRunBitForBit) {
   const fs::path dir = test::fresh_directory("restart_np2");

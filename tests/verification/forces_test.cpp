@@ -109,6 +109,8 @@ class ExactFlow final : public physics::FlowAccess {
     return std::nullopt;
   }
   const backend::Field& fluxes() const override { return *fluxes_; }
+  const backend::Field& previous_fluxes() const override { return *fluxes_; }  // steady
+  double last_dt() const override { return 1; }
   const backend::Field& cell_velocity() override { return *cell_velocity_; }
   const backend::Field& pressure() override { return *pressure_; }
   const backend::Field& circulation() override { return *circulation_; }

@@ -255,29 +255,31 @@ class Forces final : public Plugin {
     return {{sums[0], sums[1], sums[2]}, {sums[3], sums[4], sums[5]}};
   }
 
-  // This rank's share of the tested momentum balance (the header comment). du/dt comes from
-  // the cell velocities of the previous step; the first step after start or a restart has none
-  // and leaves that term out (zero for a steady flow).
+  // This rank's share of the tested momentum balance (the header comment), du/dt from the
+  // cell velocities of U^n and U^(n-1) (none before the first step).
   Vec3 volume_force() {
+    const backend::Backend& be = flow_.backend();
     const real rho = flow_.density(), nu = flow_.viscosity();
-    const double t = flow_.time();
-    const bool rate = !previous_.empty() && t > previous_time_;
+    const double dt = flow_.last_dt();
+    if (dt > 0) {
+      if (!previous_field_) previous_field_ = be.make_field(3 * m_.n_cells);
+      be.interpolate(m_, flow_.previous_fluxes(), *previous_field_);
+      previous_.resize(3 * static_cast<std::size_t>(m_.n_cells));
+      be.download(*previous_field_, previous_);
+    }
     Vec3 f{};
-    std::vector<Vec3> now;
-    now.reserve(cells_.size());
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      const auto& [c, w] = cells_[i];
+    for (const auto& [c, w] : cells_) {
       const Vec3 u = cell_velocity(c);
-      now.push_back(u);
       const real p = ns::pressure_at(m_, c, m_.cell_centroid[c], [&](index k) {
         return pressure_[static_cast<std::size_t>(k)];
       });
       Vec3 g = dot(u, w.grad) * u + p * w.grad + (nu * w.laplacian) * u;
-      if (rate) g -= (w.phi / (t - previous_time_)) * (u - previous_[i]);
+      if (dt > 0) {
+        const std::size_t i = 3 * static_cast<std::size_t>(c);
+        g -= (w.phi / dt) * (u - Vec3{previous_[i], previous_[i + 1], previous_[i + 2]});
+      }
       f += (rho * m_.cell_volume[c]) * g;
     }
-    previous_ = std::move(now);
-    previous_time_ = t;
     for (const auto& [k, phi] : others_) f -= phi * surface_force(k).total();
     return f;
   }
@@ -290,8 +292,8 @@ class Forces final : public Plugin {
   CsvFile csv_;
   std::vector<SupportCell> cells_;   // owned cells where phi or its gradient is nonzero
   std::vector<SupportFace> others_;  // owned faces of other patches where phi > 0
-  std::vector<Vec3> previous_;       // the cell velocities of cells_ at the previous step
-  double previous_time_ = 0;
+  std::unique_ptr<backend::Field> previous_field_;        // the cell velocities of U^(n-1)
+  std::vector<real> previous_;                            // ... downloaded
   std::vector<real> pressure_, velocity_, gamma_, flux_;  // downloaded per call
   int last_step_ = -1;
   PatchForce last_;
