@@ -4,10 +4,13 @@
 // (x, y) = (0.5, 0.2). OpenCASCADE kernel.
 // Patches (physical surfaces): inlet (x=0), outlet (x=2.5), walls (y=0, y=0.41, z=0, z=0.41),
 // cylinder. Region (physical volume): fluid.
-// Mesh size: h far from the cylinder (default 0.06); h/3 on the cylinder, growing to h over a
-// distance of 0.3. Refine with `gmsh channel3d-cylinder.geo -setnumber h 0.03 -3 -format msh41`.
+// Mesh size: h far from the cylinder (default 0.06); h/grading on the cylinder (default 3),
+// growing to h over a distance of 0.3. Refine with
+// `gmsh channel3d-cylinder.geo -setnumber h 0.03 -3 -format msh41`; grade more toward the
+// cylinder with `-setnumber grading 12`.
 SetFactory("OpenCASCADE");
 DefineConstant[ h = {0.06, Name "Parameters/mesh size h"} ];
+DefineConstant[ grading = {3, Name "Parameters/h over the size on the cylinder"} ];
 
 Mesh.Algorithm = 6;        // Frontal-Delaunay for the surfaces
 Mesh.Algorithm3D = 1;      // Delaunay for the volume
@@ -15,7 +18,7 @@ General.NumThreads = 1;    // deterministic output
 Mesh.SaveAll = 0;          // save only elements of physical groups
 
 L = 2.5;  H = 0.41;  xc = 0.5;  yc = 0.2;  r = 0.05;
-hc = h / 3;  // size on the cylinder
+hc = h / grading;  // size on the cylinder
 
 Box(1) = {0, 0, 0, L, H, H};
 Cylinder(2) = {xc, yc, 0, 0, 0, H, r};
