@@ -113,6 +113,9 @@ class Forces final : public Plugin {
         if (phi > 0) others_.push_back({f, phi});
       }
     }
+    // The volume method needs surface shear only on the faces of other patches in its support,
+    // on any rank (the circulation is computed collectively).
+    shear_ = solvers::global_max(others_.empty() ? 0.0 : 1.0) > 0;
   }
 
   void start() override { csv_.create(); }
@@ -153,23 +156,26 @@ class Forces final : public Plugin {
     real phi;
   };
 
-  // The force of the fluid on face f (A (p n - viscous traction), n out of the fluid), split.
+  // The force of the fluid on face f (A (p n - viscous traction), n out of the fluid), split;
+  // the viscous part only where shear_ is set (it needs the circulation or the fluxes).
   PatchForce surface_force(index f) const {
+    const real rho = flow_.density(), area = m_.face_area[f];
+    const Vec3 n = m_.face_normal[f];
+    const real p = ns::pressure_at(m_, m_.face_cells[2 * f], m_.face_centre[f],
+                                   [&](index k) { return pressure_[static_cast<std::size_t>(k)]; });
+    return {(area * rho * p) * n, shear_ ? viscous_force(f) : Vec3{}};
+  }
+
+  Vec3 viscous_force(index f) const {
     const Vec3 n = m_.face_normal[f];
     const index c = m_.face_cells[2 * f];
-    const real rho = flow_.density(), mu = rho * flow_.viscosity(), area = m_.face_area[f];
-    PatchForce out;
-    out.pressure =
-        (area * rho *
-         ns::pressure_at(m_, c, m_.face_centre[f],
-                         [&](index k) { return pressure_[static_cast<std::size_t>(k)]; })) *
-        n;
+    const real mu = flow_.density() * flow_.viscosity(), area = m_.face_area[f];
+    Vec3 out{};
     if (m_.dim == 2) {
       const index n0 = m_.face_nodes[2 * f], n1 = m_.face_nodes[2 * f + 1];
       const std::span<const real> w = flow_.dual_weight();
       const real omega = 0.5 * (gamma_[n0] * w[n0] + gamma_[n1] * w[n1]);
-      out.viscous = (-area * mu * omega) * Vec3{-n.y, n.x, 0};
-      return out;
+      return (-area * mu * omega) * Vec3{-n.y, n.x, 0};
     }
     // 3D: the linear velocity of the wall cell that has the prescribed velocity at the face's
     // nodes and the fluxes of the cell's other three faces; G its gradient.
@@ -208,8 +214,7 @@ class Forces final : public Plugin {
     g -= (dot(g, n) + dot(b1, w1) + dot(b2, w2)) * n;
     // (G + G^T) n = g + Gw^T n + n (g.n).
     const Vec3 strain = g + dot(w1, n) * b1 + dot(w2, n) * b2 + dot(g, n) * n;
-    out.viscous = (-area * mu) * strain;
-    return out;
+    return (-area * mu) * strain;
   }
 
   Vec3 cell_velocity(index c) const {
@@ -233,11 +238,11 @@ class Forces final : public Plugin {
     be.download(flow_.pressure(), pressure_);
     velocity_.resize(3 * static_cast<std::size_t>(m_.n_cells));
     be.download(flow_.cell_velocity(), velocity_);
-    if (m_.dim == 3) {
+    if (shear_ && m_.dim == 3) {
       flux_.resize(static_cast<std::size_t>(m_.n_faces));
       be.download(flow_.fluxes(), flux_);
     }
-    if (m_.dim == 2) {
+    if (shear_ && m_.dim == 2) {
       gamma_.resize(static_cast<std::size_t>(m_.n_curl()));
       be.download(flow_.circulation(), gamma_);
     }
@@ -288,7 +293,8 @@ class Forces final : public Plugin {
   const topology::Mesh& m_;
   int patch_;
   bool volume_;
-  double q_;  // the dynamic pressure times the reference length (2D) or area (3D)
+  bool shear_ = true;  // whether surface_force computes the viscous part
+  double q_;           // the dynamic pressure times the reference length (2D) or area (3D)
   CsvFile csv_;
   std::vector<SupportCell> cells_;   // owned cells where phi or its gradient is nonzero
   std::vector<SupportFace> others_;  // owned faces of other patches where phi > 0
