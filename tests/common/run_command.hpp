@@ -45,7 +45,20 @@ inline CommandResult run_command(const std::string& command) {
   return r;
 }
 
-// A fresh empty directory under the system temp dir, unique per call.
+// Removes `path` (a file or a whole directory) when the test program exits, so runs leave
+// nothing behind in the temp dir.
+inline void remove_at_exit(const std::filesystem::path& path) {
+  static struct Cleanup {
+    std::vector<std::filesystem::path> paths;
+    ~Cleanup() {
+      std::error_code ignored;
+      for (const auto& p : paths) std::filesystem::remove_all(p, ignored);
+    }
+  } cleanup;
+  cleanup.paths.push_back(path);
+}
+
+// A fresh empty directory under the system temp dir, unique per call, removed at exit.
 inline std::filesystem::path fresh_directory(const std::string& name) {
   static int counter = 0;
   const auto p =
@@ -53,23 +66,17 @@ inline std::filesystem::path fresh_directory(const std::string& name) {
       ("scfd_" + name + "_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
+  remove_at_exit(p);
   return p;
 }
 
 // Writes `text` to a file named scfd_<name>_<pid> in the system temp dir and returns its path;
-// the file is removed when the test program exits, so runs leave nothing behind.
+// the file is removed at exit.
 inline std::string temp_file(const std::string& name, const std::string& text) {
   const auto path =
       std::filesystem::temp_directory_path() / ("scfd_" + name + "_" + std::to_string(::getpid()));
   std::ofstream(path, std::ios::binary) << text;
-  static struct Cleanup {
-    std::vector<std::filesystem::path> paths;
-    ~Cleanup() {
-      std::error_code ignored;
-      for (const auto& p : paths) std::filesystem::remove(p, ignored);
-    }
-  } cleanup;
-  cleanup.paths.push_back(path);
+  remove_at_exit(path);
   return path.string();
 }
 
