@@ -63,25 +63,26 @@ std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> 
   return w;
 }
 
-real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<real(index)>& p) {
+std::vector<std::pair<index, real>> pressure_weights(const topology::Mesh& m, index c, Vec3 x) {
   const int dim = m.dim;
   const Vec3 xc = m.cell_circumcentre[c];
-  const real pc = p(c);
-  // Normal equations (sum d d^T) g = sum d (p_k - p_c) over the neighbours, d = x_k - x_c.
-  real a[3][3] = {}, b[3] = {};
-  std::vector<index> seen;
+  // The neighbours: the cells sharing a node with c.
+  std::vector<index> cells;
   const int w = m.cell_width();
   for (int j = 0; j < w; ++j)
-    for (index k : m.node_cells.row(m.cell_nodes[w * c + j])) {
-      if (k == c || std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-      seen.push_back(k);
-      const Vec3 d = m.cell_circumcentre[k] - xc;
-      const real dp = p(k) - pc;
-      for (int r = 0; r < dim; ++r) {
-        b[r] += d[r] * dp;
-        for (int q = 0; q < dim; ++q) a[r][q] += d[r] * d[q];
-      }
-    }
+    for (index k : m.node_cells.row(m.cell_nodes[w * c + j]))
+      if (k != c) cells.push_back(k);
+  std::sort(cells.begin(), cells.end());
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  // g = A^-1 sum d_k (p_k - p_c) with A = sum d_k d_k^T, d_k = x_k - x_c, so
+  // p_c + g.(x - x_c) = p_c + sum s_k (p_k - p_c) with s_k = d_k.y and A y = x - x_c.
+  real a[3][3] = {}, y[3] = {};
+  for (index k : cells) {
+    const Vec3 d = m.cell_circumcentre[k] - xc;
+    for (int r = 0; r < dim; ++r)
+      for (int q = 0; q < dim; ++q) a[r][q] += d[r] * d[q];
+  }
+  for (int r = 0; r < dim; ++r) y[r] = (x - xc)[r];
   // Gaussian elimination with partial pivoting; a degenerate stencil keeps the cell value.
   int order[3] = {0, 1, 2};
   for (int col = 0; col < dim; ++col) {
@@ -90,22 +91,34 @@ real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<r
       if (std::abs(a[order[r]][col]) > std::abs(a[order[piv]][col])) piv = r;
     std::swap(order[col], order[piv]);
     const int pr = order[col];
-    if (!(std::abs(a[pr][col]) > 1e-30)) return pc;
+    if (!(std::abs(a[pr][col]) > 1e-30)) return {{c, 1.0}};
     for (int r = col + 1; r < dim; ++r) {
       const int rr = order[r];
       const real f = a[rr][col] / a[pr][col];
       for (int q = col; q < dim; ++q) a[rr][q] -= f * a[pr][q];
-      b[rr] -= f * b[pr];
+      y[rr] -= f * y[pr];
     }
   }
   Vec3 g{};
   for (int col = dim - 1; col >= 0; --col) {
     const int pr = order[col];
-    real v = b[pr];
+    real v = y[pr];
     for (int q = col + 1; q < dim; ++q) v -= a[pr][q] * g[q];
     g[col] = v / a[pr][col];
   }
-  return pc + dot(g, x - xc);
+  std::vector<std::pair<index, real>> out{{c, 1.0}};
+  for (index k : cells) {
+    const real s = dot(g, m.cell_circumcentre[k] - xc);
+    out.front().second -= s;
+    out.emplace_back(k, s);
+  }
+  return out;
+}
+
+real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<real(index)>& p) {
+  real sum = 0;
+  for (const auto& [k, w] : pressure_weights(m, c, x)) sum += w * p(k);
+  return sum;
 }
 
 }  // namespace scfd::physics::ns

@@ -8,6 +8,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -60,5 +61,8 @@ std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> 
 // with c. Exact for a linear field; at a wall it extrapolates the pressure to the wall to second
 // order instead of taking the wall cell's value.
 real pressure_at(const topology::Mesh& m, index c, Vec3 x, const std::function<real(index)>& p);
+// The same as weights: pressure_at(m, c, x, p) = sum of w p(k) over the pairs (k, w), c first.
+// Linear in p, so a sum of many such values can be made one weighted sum over the cells.
+std::vector<std::pair<index, real>> pressure_weights(const topology::Mesh& m, index c, Vec3 x);
 
 }  // namespace scfd::physics::ns

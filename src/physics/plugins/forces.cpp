@@ -100,22 +100,24 @@ class Forces final : public Plugin {
                                : "step,time,force_x,force_y,force_z,pressure_x,pressure_y,"
                                  "pressure_z,viscous_x,viscous_y,viscous_z,drag_coefficient,"
                                  "lift_coefficient") {
-    if (!volume_) return;
-    for (index c = 0; c < m_.n_owned_cells; ++c) {
-      const Support::Value v = support->at(m_.cell_centroid[c]);
-      if (v.phi > 0 || v.grad.x != 0 || v.grad.y != 0 || v.grad.z != 0) cells_.push_back({c, v});
-    }
-    for (std::size_t p = 0; p < m_.patches.size(); ++p) {
-      if (static_cast<int>(p) == patch_) continue;
-      for (index f : m_.patches[p].faces) {
-        if (f >= m_.n_owned_faces) continue;
-        const real phi = support->at(m_.face_centre[f]).phi;
-        if (phi > 0) others_.push_back({f, phi});
+    if (volume_) {
+      for (index c = 0; c < m_.n_owned_cells; ++c) {
+        const Support::Value v = support->at(m_.cell_centroid[c]);
+        if (v.phi > 0 || v.grad.x != 0 || v.grad.y != 0 || v.grad.z != 0) cells_.push_back({c, v});
       }
+      for (std::size_t p = 0; p < m_.patches.size(); ++p) {
+        if (static_cast<int>(p) == patch_) continue;
+        for (index f : m_.patches[p].faces) {
+          if (f >= m_.n_owned_faces) continue;
+          const real phi = support->at(m_.face_centre[f]).phi;
+          if (phi > 0) others_.push_back({f, phi});
+        }
+      }
+      // The volume method needs surface shear only on the faces of other patches in its
+      // support, on any rank (the circulation is computed collectively).
+      shear_ = solvers::global_max(others_.empty() ? 0.0 : 1.0) > 0;
     }
-    // The volume method needs surface shear only on the faces of other patches in its support,
-    // on any rank (the circulation is computed collectively).
-    shear_ = solvers::global_max(others_.empty() ? 0.0 : 1.0) > 0;
+    gather_lists();
   }
 
   void start() override { csv_.create(); }
@@ -155,17 +157,79 @@ class Forces final : public Plugin {
     index face;
     real phi;
   };
+  // The values of a device field at a fixed sorted list of its entries, read back with
+  // Backend::download_indices: what a step's force needs is a small part of each field.
+  struct Gathered {
+    std::vector<index> at;  // sorted, unique
+    std::vector<real> value;
+    void read(const backend::Backend& be, const backend::Field& f) {
+      value.resize(at.size());
+      be.download_indices(f, at, value);
+    }
+    real operator[](index k) const {  // the value of entry k, which must be in `at`
+      return value[static_cast<std::size_t>(std::lower_bound(at.begin(), at.end(), k) -
+                                            at.begin())];
+    }
+  };
 
-  // The force of the fluid on face f (A (p n - viscous traction), n out of the fluid), split;
-  // the viscous part only where shear_ is set (it needs the circulation or the fluxes).
-  PatchForce surface_force(index f) const {
-    const real rho = flow_.density(), area = m_.face_area[f];
-    const Vec3 n = m_.face_normal[f];
-    const real p = ns::pressure_at(m_, m_.face_cells[2 * f], m_.face_centre[f],
-                                   [&](index k) { return pressure_[static_cast<std::size_t>(k)]; });
-    return {(area * rho * p) * n, shear_ ? viscous_force(f) : Vec3{}};
+  // The faces whose viscous traction the force sums: the patch's (surface method) or the
+  // other patches' faces in the support (volume method); none without shear_.
+  std::vector<index> shear_faces() const {
+    std::vector<index> out;
+    if (!shear_) return out;
+    if (volume_) {
+      for (const SupportFace& s : others_) out.push_back(s.face);
+    } else {
+      for (index f : m_.patches[static_cast<std::size_t>(patch_)].faces)
+        if (f < m_.n_owned_faces) out.push_back(f);
+    }
+    return out;
   }
 
+  // Every per-step sum is linear in the pressure (ns::pressure_weights), so the pressure
+  // enters as one weighted sum over the cells of the stencils: surface_weight_ gives the
+  // patch's pressure force, volume_weight_ the pressure terms of the volume balance. The
+  // velocities of the support cells and the fluxes (3D) or circulations (2D) around the
+  // shear faces are the rest of what a step reads back.
+  void gather_lists() {
+    const std::size_t n = static_cast<std::size_t>(m_.n_cells);
+    std::vector<Vec3> surface(n), volume(volume_ ? n : 0);
+    std::vector<char> used(n, 0);
+    auto add = [&](std::vector<Vec3>& to, index c, Vec3 x, Vec3 weight) {
+      for (const auto& [k, w] : ns::pressure_weights(m_, c, x)) {
+        to[static_cast<std::size_t>(k)] += w * weight;
+        used[static_cast<std::size_t>(k)] = 1;
+      }
+    };
+    for (index f : m_.patches[static_cast<std::size_t>(patch_)].faces)
+      if (f < m_.n_owned_faces)
+        add(surface, m_.face_cells[2 * f], m_.face_centre[f], m_.face_area[f] * m_.face_normal[f]);
+    for (const auto& [c, w] : cells_) add(volume, c, m_.cell_centroid[c], m_.cell_volume[c] * w.grad);
+    for (const auto& [f, phi] : others_)
+      add(volume, m_.face_cells[2 * f], m_.face_centre[f],
+          (-phi * m_.face_area[f]) * m_.face_normal[f]);
+    for (std::size_t k = 0; k < n; ++k)
+      if (used[k]) {
+        pressure_.at.push_back(static_cast<index>(k));
+        surface_weight_.push_back(surface[k]);
+        if (volume_) volume_weight_.push_back(volume[k]);
+      }
+    for (const auto& [c, w] : cells_)
+      for (index d = 0; d < 3; ++d) velocity_.at.push_back(3 * c + d);
+    for (index f : shear_faces()) {
+      if (m_.dim == 3) {
+        for (int i = 0; i < 4; ++i) flux_.at.push_back(m_.cell_faces[4 * m_.face_cells[2 * f] + i]);
+      } else {
+        for (int k = 0; k < 2; ++k) gamma_.at.push_back(m_.face_nodes[2 * f + k]);
+      }
+    }
+    for (std::vector<index>* list : {&flux_.at, &gamma_.at}) {
+      std::sort(list->begin(), list->end());
+      list->erase(std::unique(list->begin(), list->end()), list->end());
+    }
+  }
+
+  // The viscous force of the fluid on face f: -A mu (traction), n out of the fluid.
   Vec3 viscous_force(index f) const {
     const Vec3 n = m_.face_normal[f];
     const index c = m_.face_cells[2 * f];
@@ -201,7 +265,7 @@ class Forces final : public Plugin {
       if (g == f) continue;
       const Vec3 d = m_.face_centre[g] - m_.face_centre[f], ng = m_.face_normal[g];
       rows[k] = (m_.face_area[g] * dot(n, d)) * ng;
-      rhs[k] = flux_[static_cast<std::size_t>(g)] - m_.face_area[g] * dot(a + gw(d), ng);
+      rhs[k] = flux_[g] - m_.face_area[g] * dot(a + gw(d), ng);
       ++k;
     }
     const real det = dot(rows[0], cross(rows[1], rows[2]));
@@ -217,9 +281,9 @@ class Forces final : public Plugin {
     return (-area * mu) * strain;
   }
 
-  Vec3 cell_velocity(index c) const {
-    const std::size_t i = 3 * static_cast<std::size_t>(c);
-    return {velocity_[i], velocity_[i + 1], velocity_[i + 2]};
+  // The velocity of the i-th support cell (cells_[i]) of the values read at velocity_.at.
+  static Vec3 support_velocity(std::span<const real> v, std::size_t i) {
+    return {v[3 * i], v[3 * i + 1], v[3 * i + 2]};
   }
 
   // The force of the current step (computed once per step: the figures at the end repeat the
@@ -234,26 +298,18 @@ class Forces final : public Plugin {
 
   PatchForce compute() {
     const backend::Backend& be = flow_.backend();
-    pressure_.resize(static_cast<std::size_t>(m_.n_cells));
-    be.download(flow_.pressure(), pressure_);
-    velocity_.resize(3 * static_cast<std::size_t>(m_.n_cells));
-    be.download(flow_.cell_velocity(), velocity_);
-    if (shear_ && m_.dim == 3) {
-      flux_.resize(static_cast<std::size_t>(m_.n_faces));
-      be.download(flow_.fluxes(), flux_);
-    }
-    if (shear_ && m_.dim == 2) {
-      gamma_.resize(static_cast<std::size_t>(m_.n_curl()));
-      be.download(flow_.circulation(), gamma_);
-    }
+    pressure_.read(be, flow_.pressure());
+    if (shear_ && m_.dim == 3) flux_.read(be, flow_.fluxes());
+    if (shear_ && m_.dim == 2) gamma_.read(be, flow_.circulation());
     PatchForce f;  // this rank's share
-    for (index k : m_.patches[static_cast<std::size_t>(patch_)].faces)
-      if (k < m_.n_owned_faces) {
-        const PatchForce s = surface_force(k);
-        f.pressure += s.pressure;
-        f.viscous += s.viscous;
-      }
-    if (volume_) f.viscous = volume_force() - f.pressure;
+    for (std::size_t i = 0; i < pressure_.at.size(); ++i)
+      f.pressure += pressure_.value[i] * surface_weight_[i];
+    f.pressure *= flow_.density();
+    if (volume_) {
+      f.viscous = volume_force() - f.pressure;
+    } else {
+      for (index k : shear_faces()) f.viscous += viscous_force(k);
+    }
     std::vector<real> sums{f.pressure.x, f.pressure.y, f.pressure.z,
                            f.viscous.x,  f.viscous.y,  f.viscous.z};
     solvers::global_sum(sums);
@@ -266,26 +322,27 @@ class Forces final : public Plugin {
     const backend::Backend& be = flow_.backend();
     const real rho = flow_.density(), nu = flow_.viscosity();
     const double dt = flow_.last_dt();
+    velocity_.read(be, flow_.cell_velocity());
     if (dt > 0) {
       if (!previous_field_) previous_field_ = be.make_field(3 * m_.n_cells);
       be.interpolate(m_, flow_.previous_fluxes(), *previous_field_);
-      previous_.resize(3 * static_cast<std::size_t>(m_.n_cells));
-      be.download(*previous_field_, previous_);
+      previous_.resize(velocity_.at.size());
+      be.download_indices(*previous_field_, velocity_.at, previous_);
     }
     Vec3 f{};
-    for (const auto& [c, w] : cells_) {
-      const Vec3 u = cell_velocity(c);
-      const real p = ns::pressure_at(m_, c, m_.cell_centroid[c], [&](index k) {
-        return pressure_[static_cast<std::size_t>(k)];
-      });
-      Vec3 g = dot(u, w.grad) * u + p * w.grad + (nu * w.laplacian) * u;
-      if (dt > 0) {
-        const std::size_t i = 3 * static_cast<std::size_t>(c);
-        g -= (w.phi / dt) * (u - Vec3{previous_[i], previous_[i + 1], previous_[i + 2]});
-      }
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      const auto& [c, w] = cells_[i];
+      const Vec3 u = support_velocity(velocity_.value, i);
+      Vec3 g = dot(u, w.grad) * u + (nu * w.laplacian) * u;
+      if (dt > 0) g -= (w.phi / dt) * (u - support_velocity(previous_, i));
       f += (rho * m_.cell_volume[c]) * g;
     }
-    for (const auto& [k, phi] : others_) f -= phi * surface_force(k).total();
+    Vec3 p{};  // the pressure terms, the other patches' pressure force among them
+    for (std::size_t i = 0; i < pressure_.at.size(); ++i)
+      p += pressure_.value[i] * volume_weight_[i];
+    f += rho * p;
+    for (const auto& [k, phi] : others_)
+      if (shear_) f -= phi * viscous_force(k);
     return f;
   }
 
@@ -298,9 +355,13 @@ class Forces final : public Plugin {
   CsvFile csv_;
   std::vector<SupportCell> cells_;   // owned cells where phi or its gradient is nonzero
   std::vector<SupportFace> others_;  // owned faces of other patches where phi > 0
-  std::unique_ptr<backend::Field> previous_field_;        // the cell velocities of U^(n-1)
-  std::vector<real> previous_;                            // ... downloaded
-  std::vector<real> pressure_, velocity_, gamma_, flux_;  // downloaded per call
+  Gathered pressure_;                // the cells of every pressure stencil, with
+  std::vector<Vec3> surface_weight_, volume_weight_;  // ... their weights (gather_lists)
+  Gathered velocity_;     // the cell velocities of cells_ (3 entries a cell, in its order)
+  Gathered flux_;         // 3D: the fluxes of the shear faces' cells
+  Gathered gamma_;        // 2D: the circulations at the shear faces' nodes
+  std::unique_ptr<backend::Field> previous_field_;  // the cell velocities of U^(n-1)
+  std::vector<real> previous_;                      // ... at velocity_.at
   int last_step_ = -1;
   PatchForce last_;
 };
