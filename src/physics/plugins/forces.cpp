@@ -204,7 +204,8 @@ class Forces final : public Plugin {
     for (index f : m_.patches[static_cast<std::size_t>(patch_)].faces)
       if (f < m_.n_owned_faces)
         add(surface, m_.face_cells[2 * f], m_.face_centre[f], m_.face_area[f] * m_.face_normal[f]);
-    for (const auto& [c, w] : cells_) add(volume, c, m_.cell_centroid[c], m_.cell_volume[c] * w.grad);
+    for (const auto& [c, w] : cells_)
+      add(volume, c, m_.cell_centroid[c], m_.cell_volume[c] * w.grad);
     for (const auto& [f, phi] : others_)
       add(volume, m_.face_cells[2 * f], m_.face_centre[f],
           (-phi * m_.face_area[f]) * m_.face_normal[f]);
@@ -341,8 +342,8 @@ class Forces final : public Plugin {
     for (std::size_t i = 0; i < pressure_.at.size(); ++i)
       p += pressure_.value[i] * volume_weight_[i];
     f += rho * p;
-    for (const auto& [k, phi] : others_)
-      if (shear_) f -= phi * viscous_force(k);
+    if (shear_)
+      for (const auto& [k, phi] : others_) f -= phi * viscous_force(k);
     return f;
   }
 
@@ -357,9 +358,9 @@ class Forces final : public Plugin {
   std::vector<SupportFace> others_;  // owned faces of other patches where phi > 0
   Gathered pressure_;                // the cells of every pressure stencil, with
   std::vector<Vec3> surface_weight_, volume_weight_;  // ... their weights (gather_lists)
-  Gathered velocity_;     // the cell velocities of cells_ (3 entries a cell, in its order)
-  Gathered flux_;         // 3D: the fluxes of the shear faces' cells
-  Gathered gamma_;        // 2D: the circulations at the shear faces' nodes
+  Gathered velocity_;  // the cell velocities of cells_ (3 entries a cell, in its order)
+  Gathered flux_;      // 3D: the fluxes of the shear faces' cells
+  Gathered gamma_;     // 2D: the circulations at the shear faces' nodes
   std::unique_ptr<backend::Field> previous_field_;  // the cell velocities of U^(n-1)
   std::vector<real> previous_;                      // ... at velocity_.at
   int last_step_ = -1;
