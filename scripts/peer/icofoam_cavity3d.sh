@@ -16,31 +16,11 @@ set -euo pipefail
 [ $# -ge 3 ] || { sed -n '2,16p' "$0"; exit 2; }
 dir=$1 h=$2 dt=$3 end=${4:-10}
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# Debian's OpenFOAM binaries find their etc/ files through WM_PROJECT_DIR.
-export WM_PROJECT_DIR=${WM_PROJECT_DIR:-/usr/share/openfoam}
+. "$root/scripts/peer/openfoam.sh"
 mkdir -p "$dir/system" "$dir/constant" "$dir/0"
 cd "$dir"
-header() { printf 'FoamFile\n{\n    version 2.0;\n    format ascii;\n    class %s;\n    object %s;\n}\n' "$1" "$2"; }
 
-{ header dictionary controlDict; cat <<EOF2
-application icoFoam;
-startFrom startTime;
-startTime 0;
-stopAt endTime;
-endTime $end;
-deltaT $dt;
-writeControl runTime;
-writeInterval 1;
-purgeWrite 0;
-writeFormat ascii;
-writePrecision 10;
-writeCompression off;
-timeFormat general;
-timePrecision 6;
-runTimeModifiable false;
-functions
-{
-    centreline
+foam_control "$end" "$dt" 1 '    centreline
     {
         type sets;
         libs (sampling);
@@ -52,31 +32,9 @@ functions
         (
             vertical { type uniform; axis y; start (0.5 0 0.5); end (0.5 1 0.5); nPoints 101; }
         );
-    }
-}
-EOF2
-} > system/controlDict
-{ header dictionary fvSchemes; cat <<'EOF2'
-ddtSchemes { default Euler; }
-gradSchemes { default Gauss linear; }
-divSchemes { default none; div(phi,U) Gauss linear; }
-laplacianSchemes { default Gauss linear corrected; }
-interpolationSchemes { default linear; }
-snGradSchemes { default corrected; }
-EOF2
-} > system/fvSchemes
-{ header dictionary fvSolution; cat <<'EOF2'
-solvers
-{
-    p { solver PCG; preconditioner DIC; tolerance 1e-06; relTol 0.05; }
-    pFinal { solver PCG; preconditioner DIC; tolerance 1e-06; relTol 0; }
-    U { solver smoothSolver; smoother symGaussSeidel; tolerance 1e-05; relTol 0; }
-}
-PISO { nCorrectors 2; nNonOrthogonalCorrectors 1; pRefCell 0; pRefValue 0; }
-EOF2
-} > system/fvSolution
-{ header dictionary transportProperties; echo 'nu [0 2 -1 0 0 0 0] 0.01;'; } > constant/transportProperties
-{ header volVectorField U; cat <<'EOF2'
+    }'
+foam_numerics 0.01 1e-06 1e-05 'pRefCell 0; pRefValue 0;'
+{ foam_header volVectorField U; cat <<'EOF2'
 dimensions [0 1 -1 0 0 0 0];
 internalField uniform (0 0 0);
 boundaryField
@@ -86,7 +44,7 @@ boundaryField
 }
 EOF2
 } > 0/U
-{ header volScalarField p; cat <<'EOF2'
+{ foam_header volScalarField p; cat <<'EOF2'
 dimensions [0 2 -2 0 0 0 0];
 internalField uniform 0;
 boundaryField
@@ -101,11 +59,7 @@ EOF2
 # file as streamcfd's scripts get), and exits non-zero.
 gmsh "$root/meshes/cavity3d.geo" -setnumber h "$h" -3 -format msh22 -o cavity3d.msh > log.gmsh || true
 [ -s cavity3d.msh ] || { echo "gmsh wrote no mesh: see $dir/log.gmsh" >&2; exit 1; }
-gmshToFoam cavity3d.msh > log.gmshToFoam
-# gmshToFoam makes every patch a generic `patch`: the lid and the walls are walls.
-sed -i 's/\(^ *type *\)patch;/\1wall;/' constant/polyMesh/boundary
-renumberMesh -overwrite > log.renumberMesh
-checkMesh > log.checkMesh || true
+foam_mesh cavity3d.msh lid walls
 icoFoam > log.icoFoam
 postProcess -func writeCellCentres -latestTime > log.writeCellCentres
 echo "icoFoam: $(grep -c '^Time =' log.icoFoam) steps, $(grep ExecutionTime log.icoFoam | tail -1)"
