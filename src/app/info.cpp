@@ -64,12 +64,12 @@ int run_info(const InfoOptions& opt) {
         "{{\"mesh\": {}, \"dim\": {}, \"nodes\": {}, \"edges\": {}, \"faces\": {}, "
         "\"boundary_faces\": {}, \"cells\": {}, \"euler_characteristic\": {}, \"volume\": {:.17g}, "
         "\"quality_min\": {:.6g}, \"quality_max\": {:.6g}, \"dual_negative_faces\": {}, "
-        "\"dual_bounded_faces\": {}, \"topology_bytes\": {}, "
+        "\"topology_bytes\": {}, "
         "\"bytes_per_cell\": {:.1f}, \"patches\": [{}], \"regions\": [{}], \"seconds\": {{{}, "
         "\"total\": {:.6f}}}}}\n",
         json::string(opt.mesh), m.dim, m.n_nodes, m.n_edges, m.n_faces, m.n_boundary_faces(),
-        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, dual.negative, dual.bounded,
-        m.bytes(), bytes_per_cell, patches, regions, phases, seconds);
+        m.n_cells, m.euler_characteristic(), volume, *qmin, *qmax, dual.negative, m.bytes(),
+        bytes_per_cell, patches, regions, phases, seconds);
     return 0;
   }
   log::info("mesh       {}", opt.mesh);
@@ -79,13 +79,9 @@ int run_info(const InfoOptions& opt) {
             m.n_edges, m.n_faces, m.n_boundary_faces(), m.n_cells);
   log::info("{}     {:.10g}", m.dim == 2 ? "area  " : "volume", volume);
   log::info("quality    radius ratio {:.4f} .. {:.4f} (1 = equilateral)", *qmin, *qmax);
-  log::info("dual       {} faces ({:.2f}%) non-Delaunay (negative circumcentric dual length)",
-            dual.negative, percent(dual.negative));
-  if (m.dim == 3)
-    log::info(
-        "           {} faces ({:.2f}%) with a dual length below {} of the centroid distance: the "
-        "Navier-Stokes models bound it there (docs/methods.md, \"3D on tetrahedral meshes\")",
-        dual.bounded, percent(dual.bounded), topology::kDualBound);
+  log::info("dual       {} faces ({:.2f}%) non-Delaunay (negative circumcentric dual length){}",
+            dual.negative, percent(dual.negative),
+            m.dim == 3 ? "; the 3D Navier-Stokes scheme does not use that dual" : "");
   log::info("memory     {:.1f} MiB topology+geometry, {:.0f} bytes per cell",
             static_cast<double>(m.bytes()) / (1 << 20), bytes_per_cell);
   log::info("patches    {}", m.patches.size());

@@ -188,11 +188,13 @@ class Backend {
   // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
   // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
   // ghosts of a rank-local block are left alone); y must not be x. The residual and the Jacobi
-  // sweep, which follow a halo exchange in a V-cycle, take `rows` (for a square rank-local block
-  // whose columns [0, rows()) are the owned entries, inner rows are the leading rows without a
-  // ghost column).
+  // sweep, which follow a halo exchange in a V-cycle, and the plain product take `rows` (for a
+  // rank-local block whose columns [0, rows()) are the owned entries, inner rows are the leading
+  // rows without a ghost column).
   virtual std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const = 0;
-  virtual void matrix_apply(const Matrix& a, const Field& x, Field& y) const = 0;  // y = A x
+  // y = A x (on `rows`: the Navier-Stokes stars of 3D follow a halo exchange too).
+  virtual void matrix_apply(const Matrix& a, const Field& x, Field& y,
+                            Rows rows = Rows::all) const = 0;
   // y = b - A x (a residual).
   virtual void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
                                Rows rows = Rows::all) const = 0;

@@ -58,15 +58,7 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
 
 // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
 solvers::SolveResult NsClassicalModel::project(const Field& u_star) {
-  const solvers::SolveResult r = pressure_solve_->solve(u_star, *psi_);
-  halo::overlap(halo_.cells, be_, *psi_, [&](backend::Rows rows) {
-    be_.gradient(m_, *psi_, *coef_->zero_boundary, *face_work_, rows);
-  });
-  be_.multiply(*coef_->mobility, *face_work_, *face_work_);
-  be_.copy(u_star, *u_);
-  be_.axpy(-1, *face_work_, *u_);
-  halo_.faces.exchange(be_, *u_);
-  return r;
+  return FlowModel::project(u_star, *psi_, *u_);
 }
 
 StepReport NsClassicalModel::advance() {
@@ -80,12 +72,16 @@ StepReport NsClassicalModel::advance() {
   convection_rhs(dt, *rhs_);                                // M U^n - dt/2 C(a) U^n - dt D(a)
   be_.gradient(m_, *p_, *coef_->bc_pressure, *face_work_);  // - dt G p^n
   be_.axpy(-dt, *face_work_, *rhs_);
-  // - nu dt M C W (R M U_fixed + wall circulation) - dt/2 C(a) U_fixed: the known part of the
-  // implicit terms.
+  // - nu dt M C W (R M U_fixed + wall circulation) - dt/2 C(a) U_fixed (- M U_fixed in 3D): the
+  // known part of the implicit terms.
   momentum_.viscous(*coef_->bc_flux, *face_work_, coef_->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
   momentum_.convect(*coef_->bc_flux, *face_work_);
   be_.axpy(-momentum_.convection_dt, *face_work_, *rhs_);
+  if (!coef_->diagonal_stars()) {  // - M U_fixed: M_RT couples the free faces to the fixed ones
+    coef_->face_star(be_, *coef_->bc_flux, *face_work_);
+    be_.axpy(-1, *face_work_, *rhs_);
+  }
   be_.multiply(*coef_->free, *rhs_, *rhs_);
   be_.axpy(1, *coef_->bc_flux, *rhs_);
   be_.multiply(*coef_->free, *u_, *u_star_);  // initial guess U^n, fixed faces at their data

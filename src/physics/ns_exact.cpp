@@ -73,9 +73,17 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   zero_cells_ = be.make_field(m.n_cells);
   set_boundary(t_);
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
-  // boundary data, R M C s = R M U_init (the system at nu dt = 0).
+  // boundary data, R M C s = R M U_init (the system at nu dt = 0). In 3D, where M_RT is not the
+  // projection's diagonal A~, the initial fluxes are first projected as ns-classical projects
+  // them (then C s = that field): both models start from the same divergence-free field.
   initial_fluxes(*face_work_);
-  be.multiply(*coef_->mass, *face_work_, *rhs_);
+  if (m.dim == 3) {
+    const solvers::SolveResult r = project(*face_work_, *zero_cells_, *residual_);
+    require_converged(r, "initial projection");
+    be.copy(*residual_, *face_work_);
+    be.fill(*zero_cells_, 0);
+  }
+  coef_->face_star(be, *face_work_, *rhs_);
   momentum_.nu_dt = system_.nu_dt = 0;
   solve_stream(*rhs_);
 }
@@ -151,7 +159,7 @@ StepReport NsExactModel::advance() {
 const Field& NsExactModel::pressure() {
   if (pressure_step_ == step_) return *p_;
   momentum_.viscous(*u_, *face_work_);
-  be_.multiply(*coef_->mass, *u_, *residual_);
+  coef_->face_star(be_, *u_, *residual_);
   be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
   momentum_.convect(*u_, *face_work_);
   be_.axpy(momentum_.convection_dt, *face_work_, *residual_);

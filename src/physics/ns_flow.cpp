@@ -11,8 +11,8 @@
 
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "halo/overlap.hpp"
 #include "solvers/collectives.hpp"
-#include "topology/quality.hpp"
 
 namespace scfd::physics::ns {
 
@@ -28,7 +28,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       boundary_nodes_(m, setup_),
       convection_(m, be, halo, setup_.upwind) {
   check_formulas(c, m, setup_, t_);
-  const Geometry g = build_geometry(m, setup_, halo);
+  Geometry g = build_geometry(m, setup_, halo);
   const auto [fallback_faces, fallback_duals] = solvers::global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});
   if (fallback_faces > 0 && m.dim == 2)
@@ -37,21 +37,16 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
         "non-Delaunay pairs): their dual length is the centroid distance along the normal; "
         "a Delaunay mesh is more accurate",
         name_, fallback_faces);
-  if (fallback_faces > 0 && m.dim == 3)
-    log::info(
-        "{}: {} faces ({:.1f}%) have a circumcentric dual length below {} of the centroid "
-        "distance (small or negative: `streamcfd info` counts them); it is bounded there",
-        name_, fallback_faces,
-        100.0 * fallback_faces / solvers::global_sum(static_cast<real>(m.n_owned_faces)),
-        topology::kDualBound);
   if (fallback_duals > 0)
     log::warn(
-        "{}: {} {} have a small or negative circumcentric dual area: the median "
+        "{}: {} nodes have a small or negative circumcentric dual area: the median "
         "dual is used there",
-        name_, fallback_duals, m.dim == 2 ? "nodes" : "edges");
+        name_, fallback_duals);
   mass_host_ = g.mass;
   dual_weight_ = g.dual_weight;
   coef_ = std::make_unique<Coefficients>(be, m, g);
+  wall_star_.wall = std::move(g.edge_star.wall);
+  wall_star_.wall_faces = std::move(g.edge_star.wall_faces);
   u_ = be.make_field(m.n_faces);
   p_ = be.make_field(m.n_cells);
   u_old_ = be.make_field(m.n_faces);
@@ -61,7 +56,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   cell_tmp_ = be.make_field(m.n_cells);
   cell_velocity_ = be.make_field(3 * m.n_cells);
   circulation_ = be.make_field(m.n_curl());
-  const BoundaryData b = boundary_data(m, setup_, t_, halo);
+  const BoundaryData b = boundary_data(m, setup_, t_, halo, &wall_star_);
   check_balance(c, b);
   coef_->set_boundary(be, b);
   pressure_solve_ =
@@ -75,7 +70,19 @@ std::vector<real> FlowModel::download(const Field& f) const {
 }
 
 void FlowModel::upload_boundary(double t) {
-  coef_->set_boundary(be_, boundary_data(m_, setup_, t, halo_));
+  coef_->set_boundary(be_, boundary_data(m_, setup_, t, halo_, &wall_star_));
+}
+
+solvers::SolveResult FlowModel::project(const Field& u_star, Field& psi, Field& u) {
+  const solvers::SolveResult r = pressure_solve_->solve(u_star, psi);
+  halo::overlap(halo_.cells, be_, psi, [&](backend::Rows rows) {
+    be_.gradient(m_, psi, *coef_->zero_boundary, *face_tmp_, rows);
+  });
+  be_.multiply(*coef_->mobility, *face_tmp_, *face_tmp_);
+  be_.copy(u_star, u);
+  be_.axpy(-1, *face_tmp_, u);
+  halo_.faces.exchange(be_, u);
+  return r;
 }
 
 void FlowModel::check_balance(const config::Case& c, const BoundaryData& b) const {
@@ -120,7 +127,7 @@ void FlowModel::convection_rhs(double dt, Field& y) {
     be_.axpy(-r / 2, *u_old_, *advecting_);
   }
   be_.copy(*u_, *u_old_);
-  be_.multiply(*coef_->mass, *u_, y);
+  coef_->face_star(be_, *u_, y);
   convection_.apply(*advecting_, *u_, *coef_->bc_velocity, *convected_);  // C U^n + D
   be_.axpy(-dt / 2, *convected_, y);
   convection_.boundary_part(*advecting_, *coef_->bc_velocity, *convected_);  // D
@@ -152,11 +159,11 @@ void FlowModel::finish_step(double dt) {
 // The relative change in the kinetic-energy norm |x|^2 = x^T M x.
 void FlowModel::measure_change(double dt) {
   const index n = m_.n_owned_faces;
-  be_.multiply(*coef_->mass, *u_, *face_tmp_);
+  coef_->face_star(be_, *u_, *face_tmp_);
   const real size = be_.dot(*u_, *face_tmp_, n);
   be_.copy(*u_, *face_tmp_);
-  be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n
-  be_.multiply(*coef_->mass, *face_tmp_, *convected_);
+  be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n, with ghosts
+  coef_->face_star(be_, *face_tmp_, *convected_);
   const real change = be_.dot(*face_tmp_, *convected_, n);
   const auto [change_all, size_all] = solvers::global_sum(std::pair<real, real>{change, size});
   last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
@@ -202,13 +209,15 @@ const Field& FlowModel::cell_velocity() {
   return *cell_velocity_;
 }
 
-// Gamma = R M U + B: the discrete circulation around the dual cell of each curl entity, formed
-// as the viscous term forms it, with its wall part B.
+// Gamma = R M U (+ B in 2D): the discrete circulation around the dual cell of each curl entity,
+// formed as the viscous term forms it, in 2D with its wall part B (3D's wall part is a vorticity,
+// not a circulation: it is left out).
 const Field& FlowModel::circulation() {
   if (circulation_step_ != step_) {
-    be_.multiply(*coef_->mass, *u_, *face_tmp_);
+    coef_->face_star(be_, *u_, *face_tmp_);
+    if (m_.dim == 3) halo_.faces.exchange(be_, *face_tmp_);
     be_.rotation(m_, *face_tmp_, *circulation_);
-    be_.axpy(1, *coef_->bc_circulation, *circulation_);
+    if (m_.dim == 2) be_.axpy(1, *coef_->bc_circulation, *circulation_);
     curl_plan(halo_, m_).exchange(be_, *circulation_);
     circulation_step_ = step_;
   }
@@ -264,9 +273,15 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
                                                      {"max_div_all_steps", max_div_},
                                                      {"change_per_time", last_change_}};
   const std::vector<real> u = download(*u_);
-  // Kinetic energy (per unit density): 1/2 sum_f (L_f / A_f) U_f^2 = 1/2 sum_f A_f L_f u_n^2.
+  // Kinetic energy (per unit density): 1/2 U^T M U (2D: 1/2 sum_f A_f L_f u_n^2; 3D: the energy
+  // of the Raviart-Thomas velocity).
   real energy = 0;
-  for (index f = 0; f < m_.n_owned_faces; ++f) energy += 0.5 * mass_host_[f] * u[f] * u[f];
+  if (m_.dim == 2) {
+    for (index f = 0; f < m_.n_owned_faces; ++f) energy += 0.5 * mass_host_[f] * u[f] * u[f];
+  } else {
+    coef_->face_star(be_, *u_, *face_tmp_);
+    energy = 0.5 * be_.dot(*u_, *face_tmp_, m_.n_owned_faces);
+  }
   out.emplace_back("kinetic_energy", solvers::global_sum(energy));
   if (setup_.has_exact) {
     // Error of the normal velocity u_n = U_f / A_f against the face average of the exact one,

@@ -62,6 +62,9 @@ class FlowModel : public Model, public FlowAccess {
   // The face fluxes of the initial velocity (boundary data on fixed faces), not yet projected.
   void initial_fluxes(Field& u) const;
   void upload_boundary(double t);
+  // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U* (ns-classical's projection; psi starts
+  // from its value and ends with its ghosts, U with its ghosts). u_star must not be u.
+  solvers::SolveResult project(const Field& u_star, Field& psi, Field& u);
   double choose_dt();
   // The convection of the step is Crank-Nicolson in the convected velocity, with the advecting
   // fluxes extrapolated to the half step: a = U^n + (r/2)(U^n - U^(n-1)), r = dt / dt_old
@@ -81,7 +84,7 @@ class FlowModel : public Model, public FlowAccess {
   halo::Halo& halo_;
   const Setup setup_;
   const physics::TimeControl time_;
-  std::vector<real> mass_host_;         // M per local face
+  std::vector<real> mass_host_;         // per local face: M (2D), M_RT's diagonal (3D)
   std::unique_ptr<Coefficients> coef_;  // set once in the constructor
   FieldPtr u_;                          // faces: U of the current step, with ghosts
   FieldPtr p_;                          // cells: kinematic pressure (ns-exact: when recovered)
@@ -104,7 +107,8 @@ class FlowModel : public Model, public FlowAccess {
   void measure_change(double dt);
 
   std::string name_;
-  std::vector<real> dual_weight_;  // W per local curl entity
+  std::vector<real> dual_weight_;  // per local curl entity: W (2D), W_mp's diagonal (3D)
+  EdgeStar wall_star_;             // 3D: the wall map of W_mp (its matrix is on the backend)
   BoundaryNodeVelocity boundary_nodes_;
   Convection convection_;
   FieldPtr u_old_, advecting_, convected_;  // faces: U^(n-1), a, scratch

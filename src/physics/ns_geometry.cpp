@@ -1,36 +1,41 @@
 // Mesh factors of the staggered scheme (see ns_geometry.hpp and docs/methods.md).
 //
-// The circumcentric (Voronoi) dual of Perot's staggered discrete calculus:
-//  - L_f, the dual edge of face f (circumcentre to circumcentre), is mesh.face_dist. In 2D, where
-//    it is not clearly positive (L_f <= 1% of the smaller cell height d V_c / A_f: right angles
-//    of structured meshes give exactly 0, non-Delaunay pairs negative) the distance between the
-//    two cell centroids projected on the normal is used instead (always positive). In 3D it is
-//    bounded below by 0.3 times that centroid distance (topology::bounded_dual_length): tiny
-//    and negative circumcentric lengths are common on Gmsh and TetGen tetrahedra and make modes
-//    that the Crank-Nicolson step does not damp (docs/methods.md, "3D on tetrahedral meshes"). The
-//    faces where either rule applies are counted and reported once.
-//  - A*_k, the dual area of curl entity k: in 2D the signed Voronoi area of node n (the cotangent
-//    formula, sum over its triangles of (|na|^2 cot b + |nb|^2 cot a) / 8); in 3D the dual face of
-//    edge e, A*_e = l_e w_e with w_e the P1 stiffness weight (the cotangent identity of the
-//    circumcentric dual). Where A*_k falls below a quarter of the median-dual measure, that
-//    measure is used (fallback, counted). W_k = l_k / A*_k (l = 1 in 2D), and W_k = 0 on nodes or
-//    edges lying only on symmetry patches (zero vorticity there).
+// 2D, the circumcentric (Voronoi) dual of Perot's staggered discrete calculus:
+//  - L_f, the dual edge of face f (circumcentre to circumcentre), is mesh.face_dist. Where it is
+//    not clearly positive (L_f <= 1% of the smaller cell height d V_c / A_f: right angles of
+//    structured meshes give exactly 0, non-Delaunay pairs negative) the distance between the two
+//    cell centroids projected on the normal is used instead (always positive), counted and
+//    reported once.
+//  - A*_n, the signed Voronoi area of node n (the cotangent formula, sum over its triangles of
+//    (|na|^2 cot b + |nb|^2 cot a) / 8); where it falls below a quarter of the median-dual area,
+//    that area is used (fallback, counted). W_n = 1 / A*_n, and 0 on nodes lying only on symmetry
+//    patches (zero vorticity there). The face star is M = diag(L_f / A_f).
+// 3D, the barycentric dual (ns_hodge.hpp): the face star M_RT and the edge star W_mp; no
+//  circumcentre, no bound, no fallback. The pressure projection's diagonal A~ is a scaled lumping
+//  of M_RT (below). L_f is the centroid distance along the normal, unused by the 3D operators.
 #include "physics/ns_geometry.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "topology/quality.hpp"
 
 namespace scfd::physics::ns {
 namespace {
 
+// 3D: A~ = kProjectionScale sum_c mu_c diag(M_c) (ns_hodge.hpp, projection_mass): below 2 M_RT,
+// so the pressure increments of ns-classical cannot grow. 1 would make them contract
+// monotonically; 1.5 keeps every mode contracting by at least half and brings A~ closer to M_RT:
+// on cases/cavity3d the ns-exact - ns-classical difference (the splitting error) was 4.9e-4 with
+// 1, 3.1e-4 with 1.5, for dt 0.01 (docs/methods.md, "3D on tetrahedral meshes").
+constexpr real kProjectionScale = 1.5;
+
 // Dual edge length with the fallback of the header comment.
 real dual_length(const topology::Mesh& m, index f, bool& fallback) {
   if (m.dim == 3) {
-    const real length = topology::bounded_dual_length(m, f);
-    fallback = length != m.face_dist[f];
-    return length;
+    fallback = false;
+    return topology::centroid_distance(m, f);
   }
   const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
   real height = m.dim * m.cell_volume[c1] / m.face_area[f];
@@ -56,37 +61,87 @@ std::vector<real> voronoi_areas(const topology::Mesh& m) {
   return area;
 }
 
-void dual_weights(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& halo) {
-  const bool two_d = m.dim == 2;
-  const std::vector<real> voronoi = two_d ? voronoi_areas(m) : std::vector<real>{};
-  // Curl entities on symmetry patches, and those also on another kind of patch.
+// Curl entities (nodes in 2D, edges in 3D) that lie only on symmetry patches: 1; also on
+// another kind of patch: 2; else 0.
+std::vector<char> symmetry_marks(const topology::Mesh& m, const Setup& s) {
   std::vector<char> on_symmetry(static_cast<std::size_t>(m.n_curl()), 0);
   for (const BoundaryCondition& bc : s.bcs) {
     const topology::Patch& p = m.patches[static_cast<std::size_t>(bc.patch)];
     const char mark = bc.kind == BcKind::symmetry ? 1 : 2;
-    for (index k : two_d ? p.nodes : p.edges) on_symmetry[k] = std::max(on_symmetry[k], mark);
+    for (index k : m.dim == 2 ? p.nodes : p.edges) on_symmetry[k] = std::max(on_symmetry[k], mark);
   }
+  return on_symmetry;
+}
+
+void dual_weights_2d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& halo) {
+  const std::vector<real> voronoi = voronoi_areas(m);
+  const std::vector<char> on_symmetry = symmetry_marks(m, s);
   g.dual_weight.assign(static_cast<std::size_t>(m.n_curl()), 0);
   for (index k = 0; k < m.n_owned_curl(); ++k) {
-    real area, median;
-    if (two_d) {
-      area = voronoi[k];
-      median = m.node_dual_volume[k];
-    } else {
-      const real len = norm(m.node_x[m.edge_nodes[2 * k + 1]] - m.node_x[m.edge_nodes[2 * k]]);
-      area = len * m.edge_stiffness[k];
-      median = norm(m.edge_dual_normal[k]);
-    }
-    if (!(area > 0.25 * median)) {
-      area = median;
+    real area = voronoi[k];
+    if (!(area > 0.25 * m.node_dual_volume[k])) {
+      area = m.node_dual_volume[k];
       ++g.fallback_duals;
     }
-    const real l =
-        two_d ? 1 : norm(m.node_x[m.edge_nodes[2 * k + 1]] - m.node_x[m.edge_nodes[2 * k]]);
-    g.dual_weight[k] = on_symmetry[k] == 1 ? 0 : l / area;
+    g.dual_weight[k] = on_symmetry[k] == 1 ? 0 : 1 / area;
   }
-  halo.plan(two_d ? halo::Entity::node : halo::Entity::edge)
-      .exchange(std::span<real>(g.dual_weight));
+  halo.nodes.exchange(std::span<real>(g.dual_weight));
+}
+
+// 3D: M_RT, W_mp and their diagonals with ghosts. Walls and velocity patches give the wall data;
+// an edge on a symmetry patch and on none of those has no vorticity unknown (its tangential
+// vorticity is 0), also where it meets an outlet.
+void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& halo) {
+  g.face_star = rt_face_mass(m);
+  std::vector<char> dropped(static_cast<std::size_t>(m.n_edges), 0);
+  std::vector<char> wall(static_cast<std::size_t>(m.n_faces), 0);
+  for (const BoundaryCondition& bc : s.bcs)
+    if (bc.kind == BcKind::symmetry)
+      for (index e : m.patches[static_cast<std::size_t>(bc.patch)].edges) dropped[e] = 1;
+  for (index f = 0; f < m.n_faces; ++f) {
+    const int p = m.face_patch[f];
+    if (p < 0) continue;
+    const BcKind kind = s.bcs[static_cast<std::size_t>(p)].kind;
+    wall[f] = kind == BcKind::wall || kind == BcKind::velocity ? 1 : 0;
+    if (wall[f] != 0)
+      for (int j = 0; j < 3; ++j) dropped[m.face_curl[3 * f + j]] = 0;
+  }
+  g.edge_star = multipoint_edge_star(m, dropped, wall);
+  g.mass = matrix_diagonal(g.face_star);
+  g.mass.resize(static_cast<std::size_t>(m.n_faces), 0);
+  halo.faces.exchange(std::span<real>(g.mass));
+  g.dual_weight = matrix_diagonal(g.edge_star.w);
+  g.dual_weight.resize(static_cast<std::size_t>(m.n_edges), 0);
+  halo.edges.exchange(std::span<real>(g.dual_weight));
+}
+
+// The diagonal of K = M C W R M with W replaced by its diagonal, on the owned faces: the sum over
+// curl entities k of (M C)_fk^2 W_kk (2D: M diagonal, so (M C)_fk = +-M_f).
+void viscous_diagonal(const topology::Mesh& m, Geometry& g) {
+  g.viscous_diag.assign(static_cast<std::size_t>(m.n_faces), 0);
+  const int cw = m.curl_width();
+  if (m.dim == 2) {
+    for (index f = 0; f < m.n_owned_faces; ++f)
+      for (int j = 0; j < cw; ++j)
+        g.viscous_diag[f] += g.mass[f] * g.mass[f] * g.dual_weight[m.face_curl[cw * f + j]];
+    return;
+  }
+  std::vector<std::pair<index, real>> row;
+  const SparseMatrix& a = g.face_star;
+  for (index f = 0; f < m.n_owned_faces; ++f) {
+    row.clear();
+    for (index e = a.offset[f]; e < a.offset[f + 1]; ++e)
+      for (int j = 0; j < cw; ++j) {
+        const index k = m.face_curl[cw * a.column[e] + j];
+        const real v = a.value[e] * m.face_curl_sign[cw * a.column[e] + j];
+        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == k; });
+        if (it == row.end())
+          row.emplace_back(k, v);
+        else
+          it->second += v;
+      }
+    for (const auto& [k, v] : row) g.viscous_diag[f] += v * v * g.dual_weight[k];
+  }
 }
 
 }  // namespace
@@ -116,12 +171,16 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     g.mass[f] = g.length[f] / m.face_area[f];
     g.mobility[f] = (1 - g.fixed[f]) * m.face_area[f] / g.length[f];
   }
-  dual_weights(m, s, g, halo);
-  g.viscous_diag.assign(nf, 0);
-  const int cw = m.curl_width();
-  for (index f = 0; f < m.n_owned_faces; ++f)
-    for (int j = 0; j < cw; ++j)
-      g.viscous_diag[f] += g.mass[f] * g.mass[f] * g.dual_weight[m.face_curl[cw * f + j]];
+  if (m.dim == 2) {
+    dual_weights_2d(m, s, g, halo);
+  } else {
+    stars_3d(m, s, g, halo);
+    std::vector<real> a = projection_mass(m);
+    halo.faces.exchange(std::span<real>(a));
+    for (index f = 0; f < m.n_faces; ++f)
+      g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
+  }
+  viscous_diagonal(m, g);
   g.pressure_diag.assign(static_cast<std::size_t>(m.n_cells), 0);
   for (index c = 0; c < m.n_owned_cells; ++c)
     for (int k = 0; k < m.cell_width(); ++k)

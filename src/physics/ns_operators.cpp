@@ -33,6 +33,26 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
   bc_pressure = be.make_field(nb);
   zero_boundary = be.make_field(nb);
   bc_circulation = be.make_field(m.n_curl());
+  if (m.dim == 3) {
+    face_matrix = be.make_matrix(g.face_star);
+    edge_matrix = be.make_matrix(g.edge_star.w);
+  }
+}
+
+void Coefficients::face_star(const backend::Backend& be, const Field& x, Field& y,
+                             backend::Rows rows) const {
+  if (face_matrix)
+    be.matrix_apply(*face_matrix, x, y, rows);
+  else
+    be.multiply(*mass, x, y);
+}
+
+void Coefficients::edge_star(const backend::Backend& be, const Field& gamma, Field& omega,
+                             backend::Rows rows) const {
+  if (edge_matrix)
+    be.matrix_apply(*edge_matrix, gamma, omega, rows);
+  else
+    be.multiply(*weight, gamma, omega);
 }
 
 void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& b) {
@@ -60,9 +80,19 @@ MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backe
       convection_(m, be, halo, upwind),
       free_x_(be.make_field(m.n_faces)),
       viscous_x_(be.make_field(m.n_faces)),
-      circulation_(be.make_field(m.n_curl())) {}
+      circulation_(be.make_field(m.n_curl())) {
+  if (m.dim == 3) {
+    star_x_ = be.make_field(m.n_faces);
+    curl_w_ = be.make_field(m.n_faces);
+    vorticity_ = be.make_field(m.n_curl());
+  }
+}
 
 void MomentumOperator::apply(Field& x, Field& y) const {
+  if (!k_.diagonal_stars()) {
+    apply_3d(x, y);
+    return;
+  }
   // The ghosts of x arrive behind the inner rows of R M (free .* x); the element-wise products
   // run again in the interface part, with the ghosts, so free_x_ is complete afterwards.
   halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
@@ -89,8 +119,44 @@ void MomentumOperator::diagonal(Field& d) const {
   be_.axpy(1, *k_.fixed, d);
 }
 
-// y serves as the scratch of M x before it receives the result.
+// The same operator with the stars as matrices: M (free .* x) is formed once and serves both the
+// mass term and the viscous term.
+void MomentumOperator::apply_3d(Field& x, Field& y) const {
+  halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
+    be_.multiply(*k_.free, x, *free_x_);
+    k_.face_star(be_, *free_x_, *star_x_, rows);
+  });
+  viscous_3d(*star_x_, *viscous_x_, nullptr);
+  be_.copy(*star_x_, y);
+  be_.axpy(nu_dt, *viscous_x_, y);
+  if (advecting != nullptr) {
+    convect(*free_x_, *viscous_x_);
+    be_.axpy(convection_dt, *viscous_x_, y);
+  }
+  be_.multiply(*k_.free, y, y);
+  be_.multiply(*k_.fixed, x, *viscous_x_);  // the eliminated rows: y = x there
+  be_.axpy(1, *viscous_x_, y);
+}
+
+void MomentumOperator::viscous_3d(Field& mx, Field& y, const Field* extra) const {
+  halo::overlap(halo_.faces, be_, mx,
+                [&](backend::Rows rows) { be_.rotation(m_, mx, *circulation_, rows); });
+  halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
+                [&](backend::Rows rows) { k_.edge_star(be_, *circulation_, *vorticity_, rows); });
+  if (extra != nullptr) be_.axpy(1, *extra, *vorticity_);
+  halo::overlap(curl_plan(halo_, m_), be_, *vorticity_,
+                [&](backend::Rows rows) { be_.curl(m_, *vorticity_, *curl_w_, rows); });
+  halo::overlap(halo_.faces, be_, *curl_w_,
+                [&](backend::Rows rows) { k_.face_star(be_, *curl_w_, y, rows); });
+}
+
+// y serves as the scratch of M x before it receives the result (2D).
 void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) const {
+  if (!k_.diagonal_stars()) {
+    k_.face_star(be_, x, *star_x_);
+    viscous_3d(*star_x_, y, extra);
+    return;
+  }
   be_.multiply(*k_.mass, x, y);
   be_.rotation(m_, y, *circulation_);
   viscous_from_circulation(y, extra);

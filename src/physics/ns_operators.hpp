@@ -39,12 +39,26 @@ struct Coefficients {
   // (Backend::upload_entries: GL_POINTS on gl-raster), bc_flux 0 elsewhere.
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
 
+  // The Hodge stars (ns_geometry.hpp): the face star M (2D diag(L/A), 3D M_RT) and the edge star
+  // W (2D diag(1/A*), 3D W_mp). y = M x on the owned faces `rows` names, x with its ghosts; a
+  // diagonal star (2D) writes every entry, ghosts included, and ignores rows. y must not be x.
+  void face_star(const backend::Backend& be, const Field& x, Field& y,
+                 backend::Rows rows = backend::Rows::all) const;
+  // omega = W gamma on the owned curl entities (the same contract as face_star).
+  void edge_star(const backend::Backend& be, const Field& gamma, Field& omega,
+                 backend::Rows rows = backend::Rows::all) const;
+  bool diagonal_stars() const { return !face_matrix; }
+
   std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)
+  // geometry; mass and weight: the stars' diagonals (the stars themselves in 2D)
   FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
-      cfl_weight, courant_weight;                    // geometry
-  FieldPtr bc_flux;                                  // faces: the fluxes that are data
-  FieldPtr bc_velocity, bc_pressure, zero_boundary;  // boundary faces (3, 1, 1 per face)
-  FieldPtr bc_circulation;                           // curl entities: wall circulation
+      cfl_weight, courant_weight;
+  std::unique_ptr<backend::Matrix> face_matrix, edge_matrix;  // 3D: M_RT, W_mp
+  FieldPtr bc_flux;                                           // faces: the fluxes that are data
+  FieldPtr bc_velocity, bc_pressure, zero_boundary;           // boundary faces (3, 1, 1 per face)
+  // Curl entities: the wall part of the vorticity. 2D: a circulation b (omega = W (Gamma + b));
+  // 3D: a vorticity beta (omega = W_mp Gamma + beta; ns_hodge.hpp).
+  FieldPtr bc_circulation;
 };
 
 // The convective term of the face equation, J N_a(I x; u_b): the convective acceleration at cells
@@ -79,7 +93,8 @@ class Convection {
   FieldPtr zero_boundary_;                // 3 per owned boundary face
 };
 
-// y = free .* ((M + nu dt K + theta dt C(a))(free .* x)) + fixed .* x, K = M C W R M: the
+// y = free .* ((M + nu dt K + theta dt C(a))(free .* x)) + fixed .* x, K = M C W R M (with the
+// Hodge stars of Coefficients; in 3D the wall term enters as omega = W R M x + beta): the
 // momentum matrix with the rows and columns of the fixed faces eliminated (symmetrically for the
 // symmetric part M + nu dt K), C(a) the convection of Convection by the fluxes a (advecting,
 // null: no convection, the operator is then symmetric positive definite).
@@ -92,8 +107,9 @@ class MomentumOperator final : public solvers::LinearOperator {
   void apply(Field& x, Field& y) const override;
   // d = free .* (mass + nu dt viscous_diag) + fixed.
   void diagonal(Field& d) const override;
-  // y = M C W (R M x + extra), owned faces; x needs its ghosts. `extra` (curl entities, or null)
-  // is the wall part of the circulation. y must not be x.
+  // y = M C W (R M x + extra) (3D: M C (W R M x + extra)), owned faces; x needs its ghosts.
+  // `extra` (curl entities, or null) is the wall part (Coefficients::bc_circulation). y must not
+  // be x.
   void viscous(const Field& x, Field& y, const Field* extra = nullptr) const;
   // y = C(a) x (owned faces): the implicit convection's operator; x with its ghosts.
   void convect(const Field& x, Field& y) const {
@@ -108,12 +124,18 @@ class MomentumOperator final : public solvers::LinearOperator {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Coefficients& k_;
-  // y = M C W (circulation_ + extra), owned faces (the second half of viscous()).
+  // y = M C W (circulation_ + extra), owned faces (the second half of viscous(), 2D).
   void viscous_from_circulation(Field& y, const Field* extra) const;
+  // y = M C (W R mx + extra), owned faces, from mx = M x on the owned faces (3D: five products,
+  // each behind the exchange of its input's ghosts).
+  void viscous_3d(Field& mx, Field& y, const Field* extra) const;
+  void apply_3d(Field& x, Field& y) const;
 
   Convection convection_;
   FieldPtr free_x_, viscous_x_;  // faces
   FieldPtr circulation_;         // curl entities
+  FieldPtr star_x_, curl_w_;     // 3D: faces (M x, C omega)
+  FieldPtr vorticity_;           // 3D: curl entities
 };
 
 // y = -D A~^-1 G0 x (G0: the gradient with zero boundary values; A~^-1 is zero on fixed faces).

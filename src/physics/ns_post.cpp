@@ -65,7 +65,7 @@ std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> 
 
 std::vector<std::pair<index, real>> pressure_weights(const topology::Mesh& m, index c, Vec3 x) {
   const int dim = m.dim;
-  const Vec3 xc = m.cell_circumcentre[c];
+  const Vec3 xc = m.cell_centre(c);
   // The neighbours: the cells sharing a node with c.
   std::vector<index> cells;
   const int w = m.cell_width();
@@ -78,7 +78,7 @@ std::vector<std::pair<index, real>> pressure_weights(const topology::Mesh& m, in
   // p_c + g.(x - x_c) = p_c + sum s_k (p_k - p_c) with s_k = d_k.y and A y = x - x_c.
   real a[3][3] = {}, y[3] = {};
   for (index k : cells) {
-    const Vec3 d = m.cell_circumcentre[k] - xc;
+    const Vec3 d = m.cell_centre(k) - xc;
     for (int r = 0; r < dim; ++r)
       for (int q = 0; q < dim; ++q) a[r][q] += d[r] * d[q];
   }
@@ -108,7 +108,7 @@ std::vector<std::pair<index, real>> pressure_weights(const topology::Mesh& m, in
   }
   std::vector<std::pair<index, real>> out{{c, 1.0}};
   for (index k : cells) {
-    const real s = dot(g, m.cell_circumcentre[k] - xc);
+    const real s = dot(g, m.cell_centre(k) - xc);
     out.front().second -= s;
     out.emplace_back(k, s);
   }

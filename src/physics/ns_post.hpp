@@ -56,7 +56,7 @@ std::vector<Vec3> node_velocity(const topology::Mesh& m, std::span<const Vec3> u
 // Curl of the P1 interpolant of the node velocities, per cell (2D: only z is nonzero).
 std::vector<Vec3> cell_vorticity(const topology::Mesh& m, std::span<const Vec3> u_node);
 
-// Pressure at x in cell c, p given per cell (at its circumcentre, where the staggered scheme
+// Pressure at x in cell c, p given per cell (at Mesh::cell_centre, where the staggered scheme
 // places it): p_c + g·(x - x_c) with g the least-squares gradient over the cells sharing a node
 // with c. Exact for a linear field; at a wall it extrapolates the pressure to the wall to second
 // order instead of taking the wall cell's value.

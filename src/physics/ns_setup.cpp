@@ -1,11 +1,12 @@
 // Navier–Stokes set-up from the case file and the mesh (see ns_setup.hpp and docs/methods.md).
 //
-// Wall part of a circulation: the dual cell of a boundary node (2D) or the dual face of a
-//    boundary edge (3D) is closed by segments on the boundary, from the node / edge midpoint x_k
-//    to the circumcentre x_f of each boundary face f around it. Traversed consistently with
-//    R = C^T (the dual edge of f runs along s(f,k) n_f), the segment is s(f,k) (x_k - x_f), and
-//    the known wall velocity gives the circulation u·s(f,k)(x_k - x_f), u taken at the segment's
-//    midpoint. Outlets take zero tangential velocity, so they add nothing.
+// Wall part of the vorticity. 2D: the dual cell of a boundary node is closed by segments on the
+//    boundary, from the node x_k to the midpoint x_f of each boundary face f around it. Traversed
+//    consistently with R = C^T (the dual edge of f runs along s(f,k) n_f), the segment is
+//    s(f,k) (x_k - x_f), and the known wall velocity gives the circulation u·s(f,k)(x_k - x_f),
+//    u taken at the segment's midpoint. 3D: beta = E B^-1 b of the multipoint edge star, b the
+//    integrals of (n x u_b) against the vertex-edge basis functions on the wall and velocity faces
+//    (ns_hodge.hpp). Outlets take zero tangential velocity, so they add nothing.
 #include "physics/ns_setup.hpp"
 
 #include <algorithm>
@@ -140,19 +141,19 @@ void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup&
 
 namespace {
 
-// Circumcentre of face f (the midpoint in 2D).
-Vec3 face_circumcentre(const topology::Mesh& m, index f) {
-  if (m.dim == 2) return m.face_centre[f];
-  const Vec3 x0 = m.node_x[m.face_nodes[3 * f]];
-  const Vec3 a = m.node_x[m.face_nodes[3 * f + 1]] - x0, b = m.node_x[m.face_nodes[3 * f + 2]] - x0;
-  const Vec3 axb = cross(a, b);
-  return x0 + cross(dot(a, a) * b - dot(b, b) * a, axb) / (2 * dot(axb, axb));
-}
-
-// Position of curl entity k: the node (2D) or the edge midpoint (3D).
-Vec3 curl_point(const topology::Mesh& m, index k) {
-  if (m.dim == 2) return m.node_x[k];
-  return 0.5 * (m.node_x[m.edge_nodes[2 * k]] + m.node_x[m.edge_nodes[2 * k + 1]]);
+// 3D: beta = star.wall b on the owned edges, b the wall samples of every wall face of the star.
+void wall_vorticity(const topology::Mesh& m, const Setup& s, double t, const EdgeStar& star,
+                    std::vector<real>& beta) {
+  std::vector<real> b(6 * star.wall_faces.size());
+  for (std::size_t j = 0; j < star.wall_faces.size(); ++j) {
+    const index f = star.wall_faces[j];
+    const BoundaryCondition& bc = s.bcs[static_cast<std::size_t>(m.face_patch[f])];
+    const auto samples = wall_samples(m, f, [&](const Vec3& x) {
+      return Vec3{bc.u[0](x.x, x.y, x.z, t), bc.u[1](x.x, x.y, x.z, t), bc.u[2](x.x, x.y, x.z, t)};
+    });
+    std::copy(samples.begin(), samples.end(), b.begin() + 6 * static_cast<std::ptrdiff_t>(j));
+  }
+  host_apply(star.wall, b, beta);
 }
 
 }  // namespace
@@ -170,7 +171,8 @@ real face_flux(const topology::Mesh& m, index f, const config::Expression (&u)[3
   return m.face_area[f] * (un(0.5 * (x0 + x1)) + un(0.5 * (x1 + x2)) + un(0.5 * (x2 + x0))) / 3;
 }
 
-BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo) {
+BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo,
+                           const EdgeStar* star) {
   BoundaryData b;
   b.flux.assign(static_cast<std::size_t>(m.n_faces), 0);
   b.velocity.assign(3 * static_cast<std::size_t>(m.n_boundary_faces()), 0);
@@ -195,15 +197,18 @@ BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, ha
       for (int d = 0; d < m.dim; ++d)
         b.velocity[3 * static_cast<std::size_t>(f - m.n_interior_faces) + d] =
             bc.u[d](xf.x, xf.y, xf.z, t);
-    const Vec3 xc = face_circumcentre(m, f);
+    if (m.dim == 3) continue;
+    const Vec3 xc = m.face_centre[f];
     for (int j = 0; j < cw; ++j) {
       const index k = m.face_curl[cw * f + j];
       if (k >= m.n_owned_curl()) continue;
-      const Vec3 seg = m.face_curl_sign[cw * f + j] * (curl_point(m, k) - xc);
-      const Vec3 mid = 0.5 * (curl_point(m, k) + xc);
+      const Vec3 xk = m.node_x[k];
+      const Vec3 seg = m.face_curl_sign[cw * f + j] * (xk - xc);
+      const Vec3 mid = 0.5 * (xk + xc);
       for (int d = 0; d < m.dim; ++d) b.circulation[k] += bc.u[d](mid.x, mid.y, mid.z, t) * seg[d];
     }
   }
+  if (m.dim == 3 && star != nullptr) wall_vorticity(m, s, t, *star, b.circulation);
   halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge)
       .exchange(std::span<real>(b.circulation));
   // The formulas were checked at the nodes and face centres when the case was read; this catches

@@ -11,6 +11,7 @@
 #include "config/case.hpp"
 #include "config/expression.hpp"
 #include "halo/halo.hpp"
+#include "physics/ns_hodge.hpp"
 #include "solvers/pcg.hpp"
 #include "topology/mesh.hpp"
 
@@ -58,15 +59,19 @@ void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup&
 
 // Boundary data at time t. Collective; SolveError (on every rank) when a value is not finite.
 struct BoundaryData {
-  std::vector<real> flux;         // per local face: A_f u·n on fixed boundary faces, else 0
-  std::vector<real> velocity;     // 3 per owned boundary face: the inflow velocity
-  std::vector<real> pressure;     // per owned boundary face: the outlet pressure (kinematic)
-  std::vector<real> circulation;  // per local curl entity: the wall part of its circulation
-  double net_inflow = 0;          // this rank's sum of -flux over its owned fixed faces
-  double flux_scale = 0;          // this rank's sum of |flux| over its owned fixed faces
+  std::vector<real> flux;      // per local face: A_f u·n on fixed boundary faces, else 0
+  std::vector<real> velocity;  // 3 per owned boundary face: the inflow velocity
+  std::vector<real> pressure;  // per owned boundary face: the outlet pressure (kinematic)
+  // Per local curl entity, the wall part of the vorticity (Coefficients::bc_circulation): 2D the
+  // wall circulation b of the node's dual cell; 3D beta = star.wall b (zero without a star).
+  std::vector<real> circulation;
+  double net_inflow = 0;  // this rank's sum of -flux over its owned fixed faces
+  double flux_scale = 0;  // this rank's sum of |flux| over its owned fixed faces
 };
 
-BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo);
+// `star`: the 3D edge star whose wall map gives beta (null: circulation stays 0 in 3D).
+BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo,
+                           const EdgeStar* star = nullptr);
 
 // The face flux of a velocity field: A_f times the face average of u·n_f, by a rule exact for
 // quadratic u (Simpson's rule on a segment, the edge-midpoint rule on a triangle).

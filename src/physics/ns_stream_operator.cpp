@@ -60,6 +60,18 @@ std::vector<real> edge_masses(const topology::Mesh& m, std::span<const real> mas
   return w;
 }
 
+// 3D: the diagonal of S and of S W S with W replaced by its diagonal (weight, with ghosts).
+std::pair<std::vector<real>, std::vector<real>> diagonals_3d(const topology::Mesh& m,
+                                                             const backend::SparseMatrix& s,
+                                                             std::span<const real> weight) {
+  std::vector<real> dm = matrix_diagonal(s), dv(static_cast<std::size_t>(m.n_curl()), 0);
+  dm.resize(dv.size(), 0);
+  for (index k = 0; k < s.rows; ++k)
+    for (index e = s.offset[k]; e < s.offset[k + 1]; ++e)
+      dv[k] += s.value[e] * s.value[e] * weight[s.column[e]];
+  return {dm, dv};
+}
+
 }  // namespace
 
 StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& be,
@@ -78,13 +90,17 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   fixed_host_.assign(static_cast<std::size_t>(nk), 0);
   chain_host_.assign(fixed_host_.size(), 0);
   update_masks();
+  if (m.dim == 3) {
+    const backend::SparseMatrix s = stream_matrix(m);
+    const auto [dm, dv] = diagonals_3d(m, s, weight);
+    diag_mass_ = be.make_field_from(dm);
+    diag_viscous_ = be.make_field_from(dv);
+    stream_ = be.make_matrix(s);
+    return;
+  }
   const auto [dm, dv] = diagonals(m, mass, weight);
   diag_mass_ = be.make_field_from(dm);
   diag_viscous_ = be.make_field_from(dv);
-  if (m.dim == 3) {
-    faces_ = be.make_field(m.n_faces);
-    return;
-  }
   const FieldPtr w = be.make_field_from(edge_masses(m, mass)), zero = be.make_field(m.n_nodes);
   assembled_ = be.make_node_system(m, *zero, 1, *w, *zero);
 }
@@ -164,7 +180,11 @@ void StreamOperator::diagonal(Field& d) const {
 
 void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
   laplacian(x, *lx_, exchange_x);
-  be_.multiply(*k_.weight, *lx_, *wlx_);
+  if (stream_)
+    halo::overlap(curl_plan(halo_, m_), be_, *lx_,
+                  [&](backend::Rows rows) { k_.edge_star(be_, *lx_, *wlx_, rows); });
+  else
+    k_.edge_star(be_, *lx_, *wlx_);
   laplacian(*wlx_, y, true);
   be_.xpay(*lx_, nu_dt, y);
   if (advecting == nullptr || convection_dt == 0) return;
@@ -183,14 +203,10 @@ void StreamOperator::laplacian(Field& x, Field& y, bool exchange_x) const {
     else
       op(backend::Rows::all);
   };
-  if (assembled_) {
+  if (assembled_)
     first([&](backend::Rows rows) { assembled_->apply(x, y, rows); });
-    return;
-  }
-  first([&](backend::Rows rows) { be_.curl(m_, x, *faces_, rows); });
-  be_.multiply(*k_.mass, *faces_, *faces_);
-  halo::overlap(halo_.faces, be_, *faces_,
-                [&](backend::Rows rows) { be_.rotation(m_, *faces_, y, rows); });
+  else
+    first([&](backend::Rows rows) { be_.matrix_apply(*stream_, x, y, rows); });
 }
 
 }  // namespace scfd::physics::ns

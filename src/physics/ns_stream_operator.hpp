@@ -8,7 +8,9 @@
 // With L = R M C, R A C = L + nu dt L W L + theta dt R C_a C. In 2D L is the graph Laplacian of
 // the nodes with weight M_f on the edge that face f is, applied as an assembled node system (one
 // sparse pass); in 3D L is curl, M, rotation. Without convection symmetric positive definite in
-// 2D with a boundary-data node; in 3D positive semi-definite, with the gradients of the interior
+// 2D with a boundary-data node; in 3D L = S = R M_RT C is assembled once (ns_hodge.hpp) and W is
+// W_mp, so R A C = S + nu dt S W_mp S + theta dt R C_a C is three sparse products and a
+// convection; positive semi-definite, with the gradients of the interior
 // node functions as null space (C G = 0), a consistent system; the convection part keeps that
 // null space and makes the system non-symmetric (BiCGStab). Its Jacobi diagonal is that of the
 // symmetric part, 1 on the boundary-data entities outside the chains. Internal to the physics
@@ -68,7 +70,7 @@ class StreamOperator final : public solvers::LinearOperator {
   FieldPtr px_;                                // curl entities: P x
   FieldPtr diag_mass_, diag_viscous_;          // diagonals of L and of L W L (owned entities)
   FieldPtr lx_, wlx_;                          // curl entities: L x, W L x
-  FieldPtr faces_;                             // 3D: M C x
+  std::unique_ptr<backend::Matrix> stream_;    // 3D: S = R M_RT C
   FieldPtr curl_x_, convected_;                // faces: C x, C_a C x
   FieldPtr rotated_;                           // curl entities: R C_a C x
   Convection convection_;

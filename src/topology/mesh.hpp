@@ -143,6 +143,12 @@ struct Mesh {
   // Owner rank of each ghost: X_ghost_owner[g - n_owned_X].
   std::vector<int> node_ghost_owner, edge_ghost_owner, face_ghost_owner, cell_ghost_owner;
 
+  // The cell's vertex of the Navier-Stokes dual mesh, where the pressure lives and about which
+  // the velocity is interpolated and integrated: the circumcentre in 2D (Perot's Voronoi dual),
+  // the centroid in 3D (the barycentric dual of the consistent 3D stars, docs/methods.md).
+  const Vec3& cell_centre(index c) const {
+    return dim == 3 ? cell_centroid[c] : cell_circumcentre[c];
+  }
   int cell_width() const { return dim + 1; }
   int face_width() const { return dim; }
   int curl_width() const { return dim == 3 ? 3 : 2; }

@@ -28,16 +28,11 @@ real centroid_distance(const Mesh& m, index f) {
   return dot(far - m.cell_centroid[c1], m.face_normal[f]);
 }
 
-real bounded_dual_length(const Mesh& m, index f) {
-  return std::max(m.face_dist[f], kDualBound * centroid_distance(m, f));
-}
-
 DualStats dual_stats(const Mesh& m) {
   DualStats s;
   for (index f = 0; f < m.n_owned_faces; ++f) {
     ++s.faces;
     s.negative += m.face_dist[f] < 0 ? 1 : 0;
-    s.bounded += m.face_dist[f] < kDualBound * centroid_distance(m, f) ? 1 : 0;
   }
   return s;
 }

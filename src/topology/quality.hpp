@@ -14,16 +14,12 @@ std::vector<real> cell_quality(const Mesh& m);
 // centroid to the face centre) along the face normal: positive on any valid mesh.
 real centroid_distance(const Mesh& m, index f);
 
-// The 3D Navier-Stokes dual edge length of face f: the circumcentric length face_dist, bounded
-// below by kDualBound times the centroid distance (docs/methods.md, "3D on tetrahedral meshes").
-inline constexpr real kDualBound = 0.3;
-real bounded_dual_length(const Mesh& m, index f);
-
 // How far the circumcentric dual of a mesh is from a well-centred one, over the owned faces:
 // faces whose dual length is negative (non-Delaunay pairs, or a boundary cell whose
-// circumcentre lies outside it), and faces where the 3D bound applies (negative included).
+// circumcentre lies outside it). The 2D Navier-Stokes scheme uses that dual; the 3D one does not
+// (docs/methods.md, "3D on tetrahedral meshes").
 struct DualStats {
-  index faces = 0, negative = 0, bounded = 0;
+  index faces = 0, negative = 0;
 };
 DualStats dual_stats(const Mesh& m);
 

@@ -21,8 +21,8 @@ TEST_P(Integrate, ConstantVectorGivesDualEdge) {
   real err = 0;
   for (index f = 0; f < m.n_faces; ++f) {
     const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
-    const Vec3 x1 = m.cell_circumcentre[c1];
-    const Vec3 x2 = c2 != kNone ? m.cell_circumcentre[c2] : m.face_centre[f];
+    const Vec3 x1 = m.cell_centre(c1);
+    const Vec3 x2 = c2 != kNone ? m.cell_centre(c2) : m.face_centre[f];
     const Vec3 xf = m.face_centre[f];
     const real scale = norm(v) * (norm(xf - x1) + norm(xf - x2));
     err = std::max(err, std::abs(u[f] - dot(v, x2 - x1)) / scale);
@@ -35,7 +35,7 @@ TEST_P(Integrate, ConstantVectorEqualsGradientOfLinearField) {
   const Mesh& m = mesh();
   const Vec3 a = m.dim == 3 ? Vec3{-0.3, 0.8, 0.5} : Vec3{-0.3, 0.8, 0};
   std::vector<real> q(m.n_cells), qb(m.n_boundary_faces()), g(m.n_faces), j(m.n_faces);
-  for (index c = 0; c < m.n_cells; ++c) q[c] = dot(a, m.cell_circumcentre[c]);
+  for (index c = 0; c < m.n_cells; ++c) q[c] = dot(a, m.cell_centre(c));
   for (index f = m.n_interior_faces; f < m.n_faces; ++f)
     qb[f - m.n_interior_faces] = dot(a, m.face_centre[f]);
   backend::cpu::gradient(m, q, qb, g);

@@ -19,7 +19,7 @@ class Interpolate : public MeshTest {
     real s = 0;
     for (int k = 0; k < m.cell_width(); ++k) {
       const index f = m.cell_faces[c * m.cell_width() + k];
-      s += std::abs(u_face[f]) * norm(m.face_centre[f] - m.cell_circumcentre[c]);
+      s += std::abs(u_face[f]) * norm(m.face_centre[f] - m.cell_centre(c));
     }
     return s;
   }

@@ -145,6 +145,8 @@ TEST_P(OverlapRows, OperatorsInTwoPartsEqualOneCall) {
     ASSERT_LT(inner_rows, m.n_owned_nodes);
     const auto matrix = be().make_matrix(a);
     const auto b = random(m.n_nodes, 11), weight = random(m.n_nodes, 12);
+    expect_split("matrix apply", m.n_nodes, m.n_owned_nodes, inner_rows, 1,
+                 [&](Field& y, Rows r) { be().matrix_apply(*matrix, *x, y, r); });
     expect_split("matrix residual", m.n_nodes, m.n_owned_nodes, inner_rows, 1,
                  [&](Field& y, Rows r) { be().matrix_residual(*matrix, *b, *x, y, r); });
     expect_split("matrix jacobi", m.n_nodes, m.n_owned_nodes, inner_rows, 1,

@@ -3,7 +3,7 @@
 // z-independent: the extruded 2D geometry). The force of the fluid on the wall y = 0 is exactly
 // F = (4 nu, -4 nu, 0) = (0.4, -0.4, 0) per unit depth, in 2D and 3D alike. The state is built
 // as the models hold it (face fluxes, the cell velocities of Backend::interpolate, the pressure
-// at the circumcentres, the vorticity per node), so the test measures the force evaluation
+// at Mesh::cell_centre, the vorticity per node), so the test measures the force evaluation
 // alone, apart from the error of a solver's discrete solution:
 //  - the volume method (support: the plane y = 0) converges at order >= 1.8 on
 //    meshes/square-1..3 and cube-1..3, and its 3D force per unit depth equals the 2D force to
@@ -40,22 +40,6 @@ real exact_pressure(Vec3 x) {
   return 8 * kNu * (1 - x.x);
 }
 
-// Circumcentre of a triangle or tetrahedron.
-Vec3 circumcentre(const topology::Mesh& m, index c) {
-  const int k = m.dim + 1;
-  const Vec3 a = m.node_x[m.cell_nodes[k * c]];
-  if (m.dim == 2) {
-    const Vec3 b = m.node_x[m.cell_nodes[k * c + 1]] - a, d = m.node_x[m.cell_nodes[k * c + 2]] - a;
-    const real den = 2 * (b.x * d.y - b.y * d.x);
-    const real bb = dot(b, b), dd = dot(d, d);
-    return a + Vec3{(d.y * bb - b.y * dd) / den, (b.x * dd - d.x * bb) / den, 0};
-  }
-  const Vec3 b = m.node_x[m.cell_nodes[k * c + 1]] - a, d = m.node_x[m.cell_nodes[k * c + 2]] - a,
-             e = m.node_x[m.cell_nodes[k * c + 3]] - a;
-  const real den = 2 * dot(b, cross(d, e));
-  return a + (dot(b, b) * cross(d, e) + dot(d, d) * cross(e, b) + dot(e, e) * cross(b, d)) / den;
-}
-
 class ExactFlow final : public physics::FlowAccess {
  public:
   explicit ExactFlow(const std::string& mesh)
@@ -86,7 +70,7 @@ class ExactFlow final : public physics::FlowAccess {
     be_->upload(u, *fluxes_);
     be_->interpolate(m_, *fluxes_, *cell_velocity_);
     std::vector<real> p(static_cast<std::size_t>(m_.n_cells));
-    for (index c = 0; c < m_.n_cells; ++c) p[c] = exact_pressure(circumcentre(m_, c));
+    for (index c = 0; c < m_.n_cells; ++c) p[c] = exact_pressure(m_.cell_centre(c));
     be_->upload(p, *pressure_);
     // 2D: the exact vorticity -du/dy per node, with W = 1.
     std::vector<real> gamma(static_cast<std::size_t>(m_.n_curl()));

@@ -1,12 +1,14 @@
 // The mesh factors and the viscous operator of ns-classical (src/physics/ns_setup.cpp) on the
 // committed Gmsh meshes and on generated ones:
-//  - K = M C W R M (M = diag(L/A), W = diag(l/A*)) is symmetric, <x, K y> = <K x, y> to
-//    round-off, and positive semi-definite: the implicit momentum matrix M + nu dt K is SPD;
+//  - K = M C W R M (2D: M = diag(L/A), W = diag(1/A*); 3D: M_RT and W_mp, ns_hodge.hpp) is
+//    symmetric, <x, K y> = <K x, y> to round-off, and positive semi-definite: the implicit
+//    momentum matrix M + nu dt K is SPD;
 //  - the circumcentric dual areas of the nodes of a Delaunay triangle mesh tile the domain:
 //    sum_n A*_n = area (no fallback used);
 //  - the wall part of the circulation closes the dual cells: for a constant velocity imposed on
-//    every patch, Gamma = R M U + B vanishes at every node / edge whose dual edges all have the
-//    true circumcentre distance (the others use the fallback length, where closure cannot hold);
+//    every patch, Gamma = R M U + B vanishes at every node whose dual edges all have the true
+//    circumcentre distance (the others use the fallback length, where closure cannot hold); in
+//    3D the vorticity W_mp R M_RT U + beta vanishes on every edge;
 //  - for the shear flow u = (y, 0) the discrete vorticity Gamma / A* is -1 to within 10% at
 //    every node of a Delaunay triangle mesh, walls included, and 4% in the RMS over the nodes
 //    (first order: u·n is taken at the face midpoint, not at the middle of the dual edge);
@@ -14,11 +16,11 @@
 //    is exact for a linear pressure, at boundary face centres too (where it extrapolates);
 //  - ns-exact's system R (M + nu dt K) C (StreamOperator, on the cpu backend) is symmetric and
 //    positive; in 3D the edge gradients of node functions are its null space (C G = 0), so the
-//    system is singular but consistent; its Jacobi diagonal equals the operator's diagonal;
+//    system is singular but consistent; its Jacobi diagonal is the operator's (3D: see the test);
 //  - on non-Delaunay tetrahedra the central convection is energy-neutral (x^T C(a) x = 0 for
 //    divergence-free a without boundary flux), upwind dissipative; Perot's cell reconstruction
-//    of a linear field is first order (exact for a constant one), and the edge vorticity of a
-//    linear field does not converge (a measurement pinned until a consistent 3D operator);
+//    of a linear field is first order (exact for a constant one); the 3D stars themselves are
+//    checked in hodge3d_test.cpp;
 //  - ns-exact's streamfunction boundary values (ns_stream.hpp) reproduce the prescribed boundary
 //    fluxes, C s = flux on every boundary face; a second boundary (the cylinder) is a chain whose
 //    constant is solved for; a closed loop with net flux and 3D inflow/outlets are input errors.
@@ -76,19 +78,35 @@ struct Fixture {
     setup = physics::ns::read_setup(c, m);
     g = physics::ns::build_geometry(m, setup, halo);
   }
-  // y = M C W (R M x + extra)
+  // y = M x (2D: diag(L/A); 3D: M_RT; a serial mesh owns every face).
+  std::vector<real> mass(const std::vector<real>& x) const {
+    std::vector<real> y(x.size());
+    if (m.dim == 3)
+      physics::ns::host_apply(g.face_star, x, y);
+    else
+      for (std::size_t f = 0; f < x.size(); ++f) y[f] = g.mass[f] * x[f];
+    return y;
+  }
+  // 2D: y = M C W (R M x + extra); 3D: y = M C (W R M x + extra) with M_RT and W_mp. gamma_out:
+  // the circulation R M x (+ extra in 2D).
   std::vector<real> viscous(const std::vector<real>& x, const std::vector<real>* extra = nullptr,
                             std::vector<real>* gamma_out = nullptr) const {
-    std::vector<real> t(m.n_faces), gamma(m.n_curl()), y(m.n_faces);
-    for (index f = 0; f < m.n_faces; ++f) t[f] = g.mass[f] * x[f];
-    backend::cpu::rotation(m, t, gamma);
-    if (extra != nullptr)
+    std::vector<real> gamma(m.n_curl()), y(m.n_faces);
+    backend::cpu::rotation(m, mass(x), gamma);
+    if (extra != nullptr && m.dim == 2)
       for (index k = 0; k < m.n_curl(); ++k) gamma[k] += (*extra)[k];
     if (gamma_out != nullptr) *gamma_out = gamma;
-    for (index k = 0; k < m.n_curl(); ++k) gamma[k] *= g.dual_weight[k];
+    if (m.dim == 3) {
+      std::vector<real> w(gamma.size());
+      physics::ns::host_apply(g.edge_star.w, gamma, w);
+      gamma = w;
+      if (extra != nullptr)
+        for (index k = 0; k < m.n_curl(); ++k) gamma[k] += (*extra)[k];
+    } else {
+      for (index k = 0; k < m.n_curl(); ++k) gamma[k] *= g.dual_weight[k];
+    }
     backend::cpu::curl(m, gamma, y);
-    for (index f = 0; f < m.n_faces; ++f) y[f] *= g.mass[f];
-    return y;
+    return mass(y);
   }
 };
 
@@ -129,11 +147,23 @@ TEST_P(NsOperator, ViscousOperatorIsSymmetricPositive) {
 TEST_P(NsDelaunay, WallCirculationClosesTheDualCells) {
   Fixture fx(GetParam(), "0.7", "-1.3");
   const Mesh& m = fx.m;
-  const physics::ns::BoundaryData b = physics::ns::boundary_data(m, fx.setup, 0.0, fx.halo);
+  const physics::ns::BoundaryData b =
+      physics::ns::boundary_data(m, fx.setup, 0.0, fx.halo, &fx.g.edge_star);
   std::vector<real> u(m.n_faces);
   for (index f = 0; f < m.n_faces; ++f) u[f] = physics::ns::face_flux(m, f, fx.setup.bcs[0].u, 0);
   std::vector<real> gamma;
   fx.viscous(u, &b.circulation, &gamma);
+  if (m.dim == 3) {  // the multipoint star is consistent on every edge: omega = W Gamma + beta = 0
+    std::vector<real> omega(gamma.size());
+    physics::ns::host_apply(fx.g.edge_star.w, gamma, omega);
+    real worst = 0, scale = 0;
+    for (index k = 0; k < m.n_curl(); ++k) {
+      worst = std::max(worst, std::abs(omega[k] + b.circulation[k]));
+      scale = std::max(scale, std::abs(b.circulation[k]));
+    }
+    EXPECT_LE(worst, 1e-12 * scale);
+    return;
+  }
   int checked = 0;
   real worst = 0;
   for (index k = 0; k < m.n_curl(); ++k) {
@@ -180,7 +210,7 @@ TEST_P(NsOperator, PressureReconstructionIsExactForLinearPressure) {
   const Vec3 grad{0.7, -1.3, 0.4};
   const auto linear = [&](Vec3 x) { return 2.0 + dot(grad, x); };
   std::vector<real> p(static_cast<std::size_t>(m.n_cells));
-  for (index c = 0; c < m.n_cells; ++c) p[c] = linear(m.cell_circumcentre[c]);
+  for (index c = 0; c < m.n_cells; ++c) p[c] = linear(m.cell_centre(c));
   const auto lookup = [&](index c) { return p[c]; };
   real worst = 0;
   for (index f = m.n_interior_faces; f < m.n_faces; ++f) {  // wall extrapolation
@@ -218,7 +248,8 @@ struct StreamFixture : Fixture {
     std::vector<real> u(static_cast<std::size_t>(m.n_faces)), y(x.size());
     backend::cpu::curl(m, x, u);
     std::vector<real> k = viscous(u);
-    for (index f = 0; f < m.n_faces; ++f) k[f] = g.mass[f] * u[f] + 0.7 * k[f];
+    const std::vector<real> mu = mass(u);
+    for (index f = 0; f < m.n_faces; ++f) k[f] = mu[f] + 0.7 * k[f];
     backend::cpu::rotation(m, k, y);
     return y;
   }
@@ -347,43 +378,10 @@ TEST(NsOperator3D, CellReconstructionOfLinearFieldsIsFirstOrder) {
   }
 }
 
-// The 3D viscous operator's vorticity, measured (docs/methods.md, "Limits"): for the linear shear
-// u = (y, 0, 0) (vorticity (0, 0, -1)) and exact fluxes, the edge value Gamma_e W_e / l_e of
-// the interior edges should approach w.t_e. On meshes/cube-1..3 its RMS error is 0.40, 0.62,
-// 1.11: not first order, not even bounded, where 2D gives 0.023 (ShearFlowVorticity). The
-// diagonal Hodge stars M and W are exact for linear fields only on well-centred tetrahedra.
-// This test pins that measurement; when a consistent 3D operator makes it fall, replace it
-// with a convergence test and update docs/methods.md.
-TEST(NsOperator3D, EdgeVorticityOfALinearFieldDoesNotConverge) {
-  std::vector<real> rms;
-  for (const char* name : {"cube-1.msh", "cube-2.msh", "cube-3.msh"}) {
-    Fixture fx(name, "y", "0");
-    const Mesh& m = fx.m;
-    std::vector<real> u(m.n_faces), gamma;
-    for (index f = 0; f < m.n_faces; ++f)
-      u[f] = m.face_area[f] * m.face_normal[f].x * m.face_centre[f].y;
-    fx.viscous(u, nullptr, &gamma);
-    std::vector<char> boundary(m.n_curl(), 0);
-    for (index f = m.n_interior_faces; f < m.n_faces; ++f)
-      for (int j = 0; j < 3; ++j) boundary[m.face_curl[3 * f + j]] = 1;
-    real e2 = 0;
-    index n = 0;
-    for (index e = 0; e < m.n_curl(); ++e) {
-      if (boundary[e]) continue;
-      const Vec3 d = m.node_x[m.edge_nodes[2 * e + 1]] - m.node_x[m.edge_nodes[2 * e]];
-      const real err = gamma[e] * fx.g.dual_weight[e] / norm(d) + d.z / norm(d);
-      e2 += err * err;
-      ++n;
-    }
-    rms.push_back(std::sqrt(e2 / n));
-    std::printf("%s: edge vorticity of u = (y, 0, 0), RMS error over %d interior edges %.3f\n",
-                name, static_cast<int>(n), rms.back());
-  }
-  EXPECT_GT(rms.back(), 0.5 * rms.front())
-      << "the 3D edge vorticity converges now: make this a convergence test (see its comment)";
-}
-
-// The Jacobi diagonal the operator assembles on the host is its own: e_k . R A C e_k.
+// The Jacobi diagonal the operator assembles on the host is its own, e_k . R A C e_k: exactly
+// in 2D; in 3D that of S + nu dt S diag(W_mp) S, which takes the off-diagonal couplings of the
+// vertex blocks out of S W_mp S (a rank sees the rows of W_mp of its owned edges only): there
+// the mass part is exact and the whole within a factor 2.
 TEST(NsOperator, StreamDiagonalMatchesTheOperator) {
   for (const char* name : {"cavity-1.msh", "cavity3d-1.msh"}) {
     const StreamFixture fx(name);
@@ -396,7 +394,12 @@ TEST(NsOperator, StreamDiagonalMatchesTheOperator) {
       std::vector<real> e(static_cast<std::size_t>(m.n_curl()), 0);
       e[k] = 1;
       const real want = fx.full(e)[k];
-      EXPECT_NEAR(diag[k], want, 1e-12 * want) << name << " entity " << k;
+      if (m.dim == 2) {
+        EXPECT_NEAR(diag[k], want, 1e-12 * want) << name << " entity " << k;
+      } else {
+        EXPECT_GT(diag[k], 0.5 * want) << name << " entity " << k;
+        EXPECT_LT(diag[k], 2 * want) << name << " entity " << k;
+      }
     }
   }
 }

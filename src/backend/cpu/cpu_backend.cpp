@@ -379,8 +379,8 @@ std::unique_ptr<Matrix> CpuBackend::make_matrix(const SparseMatrix& a) const {
   return std::make_unique<CpuMatrix>(a);
 }
 
-void CpuBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
-  cpu_matrix(a).product(SparseProduct::apply, host(x), {}, {}, {}, host(y));
+void CpuBackend::matrix_apply(const Matrix& a, const Field& x, Field& y, Rows rows) const {
+  cpu_matrix(a).product(SparseProduct::apply, host(x), {}, {}, {}, host(y), rows);
 }
 
 void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,

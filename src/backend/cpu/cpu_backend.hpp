@@ -93,7 +93,8 @@ class CpuBackend final : public Backend {
   void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
                        const Field& y, const Field& t, Field& x, Field& r) const override;
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
-  void matrix_apply(const Matrix& a, const Field& x, Field& y) const override;
+  void matrix_apply(const Matrix& a, const Field& x, Field& y,
+                    Rows rows = Rows::all) const override;
   void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
                        Rows rows) const override;
   void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;

@@ -40,8 +40,9 @@ void curl(const Mesh& m, std::span<const real> s, std::span<real> u_face, RowRan
 void rotation(const Mesh& m, std::span<const real> u_face, std::span<real> r, RowRange rows = {});
 
 // Interpolation: face flux -> cell vector. u_c = (1/V_c) sum_f sign(c,f) U_f (x_f - x_c) with
-// x_f the face centroid and x_c the cell circumcentre. Exact for a constant velocity field
-// (U_f = A_f u·n_f), because sum_f A_f n_f (x_f - x_c)^T = V_c I on any closed cell.
+// x_f the face centroid and x_c Mesh::cell_centre (circumcentre 2D, centroid 3D). Exact for a
+// constant velocity field (U_f = A_f u·n_f), because sum_f A_f n_f (x_f - x_c)^T = V_c I on any
+// closed cell.
 void interpolate(const Mesh& m, std::span<const real> u_face, std::span<Vec3> u_cell,
                  RowRange rows = {});
 

@@ -107,7 +107,7 @@ void build_cells(const Mesh& m, DeviceMesh::Buffers& b) {
   std::vector<std::int32_t> faces(n * w), neighbours(n * w);
   std::vector<double> interp(n * w * dim), inv_volumes(n);
   for (std::size_t c = 0; c < n; ++c) {
-    const Vec3 xc = m.cell_circumcentre[c];
+    const Vec3 xc = m.cell_centre(c);
     const real inv_volume = 1 / m.cell_volume[c];
     inv_volumes[c] = inv_volume;
     for (int k = 0; k < w; ++k) {
@@ -138,8 +138,8 @@ void build_faces(const Mesh& m, DeviceMesh::Buffers& b) {
     cells[f] = c1;
     cells[n + f] = c2;
     const Vec3 xf = m.face_centre[f];
-    const Vec3 d1 = xf - m.cell_circumcentre[c1];
-    const Vec3 d2 = c2 != kNone ? xf - m.cell_circumcentre[c2] : Vec3{};
+    const Vec3 d1 = xf - m.cell_centre(c1);
+    const Vec3 d2 = c2 != kNone ? xf - m.cell_centre(c2) : Vec3{};
     for (int j = 0; j < dim; ++j) {
       integ[j * n + f] = d1[j];
       integ[(dim + j) * n + f] = d2[j];

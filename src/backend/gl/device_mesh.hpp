@@ -76,7 +76,7 @@ struct DeviceMesh::Buffers {
   // normal points into the cell (divergence, interpolate).
   scfd::gl::Buffer cell_faces;
   // real, (dim+1)*dim planes of n_owned_cells: plane k*dim+j holds component j of
-  // s(c,f) (x_f - x_c) / V_c for local face k (interpolate; x_c circumcentre, x_f centroid).
+  // s(c,f) (x_f - x_c) / V_c for local face k (interpolate; x_c Mesh::cell_centre, x_f centroid).
   scfd::gl::Buffer cell_interp;
   // int, (dim+1) planes of n_owned_cells: for local face k of cell c (the face of cell_faces) the
   // cell on its other side, or ~b on a boundary face, b = f - n_interior_faces its index into

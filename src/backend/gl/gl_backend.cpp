@@ -872,8 +872,8 @@ std::unique_ptr<Matrix> GlBackend::make_matrix(const SparseMatrix& a) const {
   return std::make_unique<GlMatrix>(*this, a);
 }
 
-void GlBackend::matrix_apply(const Matrix& a, const Field& x, Field& y) const {
-  gl_matrix(a).product(Operators::Sparse::apply, x, nullptr, nullptr, nullptr, y);
+void GlBackend::matrix_apply(const Matrix& a, const Field& x, Field& y, Rows rows) const {
+  gl_matrix(a).product(Operators::Sparse::apply, x, nullptr, nullptr, nullptr, y, rows);
 }
 
 void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,

@@ -1,0 +1,428 @@
+// The 3D Hodge stars M_RT and W_mp and the stream matrix S = R M_RT C (see ns_hodge.hpp and
+// docs/methods.md, "3D on tetrahedral meshes").
+//
+// Every matrix is a sum of small dense blocks (one per cell for M_RT and S, one per vertex for
+// W_mp), added into the rows of the owned entities in two passes (count, then fill) and merged
+// per row in the order the blocks came, so the result does not depend on the rank count beyond
+// that order. Barycentric gradients: grad(l_k) = -s_k A_k n_k / (3 V) for the face opposite local
+// node k (s_k = +1 where its normal leaves the cell).
+#include "physics/ns_hodge.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace scfd::physics::ns {
+namespace {
+
+// Sums dense blocks into the rows [0, rows) of a sparse matrix with `cols` columns.
+class BlockAssembly {
+ public:
+  BlockAssembly(index rows, index cols) : rows_(rows), cols_(cols), count_(rows + 1, 0) {}
+  // Pass 1: a block with these row entities and n_cols columns.
+  void count(std::span<const index> row_ids, std::size_t n_cols) {
+    for (const index r : row_ids)
+      if (r < rows_) count_[r + 1] += static_cast<index>(n_cols);
+  }
+  void start() {
+    std::partial_sum(count_.begin(), count_.end(), count_.begin());
+    fill_ = count_;
+    column_.resize(static_cast<std::size_t>(count_.back()));
+    value_.resize(column_.size());
+  }
+  // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]).
+  void add(std::span<const index> row_ids, std::span<const index> col_ids, const real* block) {
+    for (std::size_t i = 0; i < row_ids.size(); ++i) {
+      const index r = row_ids[i];
+      if (r >= rows_) continue;
+      for (std::size_t j = 0; j < col_ids.size(); ++j) {
+        column_[fill_[r]] = col_ids[j];
+        value_[fill_[r]++] = block[i * col_ids.size() + j];
+      }
+    }
+  }
+  // Merges equal columns of a row (summed in the order they were added), columns ascending.
+  SparseMatrix finish() {
+    SparseMatrix a;
+    a.rows = rows_;
+    a.cols = cols_;
+    std::vector<std::size_t> order;
+    for (index r = 0; r < rows_; ++r) {
+      SCFD_CHECK(fill_[r] == count_[r + 1], "row {}: {} of {} entries", r, fill_[r], count_[r + 1]);
+      order.resize(static_cast<std::size_t>(count_[r + 1] - count_[r]));
+      std::iota(order.begin(), order.end(), static_cast<std::size_t>(count_[r]));
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t x, std::size_t y) { return column_[x] < column_[y]; });
+      for (std::size_t k = 0; k < order.size(); ++k) {
+        const index c = column_[order[k]];
+        if (k == 0 || c != a.column.back()) {
+          a.column.push_back(c);
+          a.value.push_back(value_[order[k]]);
+        } else {
+          a.value.back() += value_[order[k]];
+        }
+      }
+      a.offset.push_back(a.entries());
+    }
+    a.check();
+    return a;
+  }
+
+ private:
+  index rows_, cols_;
+  std::vector<index> count_, fill_;
+  std::vector<index> column_;
+  std::vector<real> value_;
+};
+
+// grad(l_k) of cell c's local node k.
+Vec3 bary_gradient(const topology::Mesh& m, index c, int k) {
+  const index f = m.cell_faces[4 * c + k];
+  return (-m.cell_face_sign[4 * c + k] * m.face_area[f] / (3 * m.cell_volume[c])) *
+         m.face_normal[f];
+}
+
+// The local index (0..3) of node n in cell c, -1 if absent.
+int local_node(const topology::Mesh& m, index c, index n) {
+  for (int k = 0; k < 4; ++k)
+    if (m.cell_nodes[4 * c + k] == n) return k;
+  return -1;
+}
+
+// The 6 edges of cell c and the 4 x 3 signed incidence of its faces (C restricted to the cell):
+// face i (local) has edges edge[slot[i][j]] with sign sign[i][j].
+struct CellEdges {
+  std::array<index, 6> edge{};
+  int n = 0;
+  std::array<std::array<int, 3>, 4> slot{};
+  std::array<std::array<real, 3>, 4> sign{};
+};
+
+CellEdges cell_edges(const topology::Mesh& m, index c) {
+  CellEdges ce;
+  for (int i = 0; i < 4; ++i) {
+    const index f = m.cell_faces[4 * c + i];
+    for (int j = 0; j < 3; ++j) {
+      const index e = m.face_curl[3 * f + j];
+      int s = 0;
+      while (s < ce.n && ce.edge[s] != e) ++s;
+      if (s == ce.n) ce.edge[ce.n++] = e;
+      ce.slot[i][j] = s;
+      ce.sign[i][j] = m.face_curl_sign[3 * f + j];
+    }
+  }
+  SCFD_CHECK(ce.n == 6, "cell {} has {} distinct edges", c, ce.n);
+  return ce;
+}
+
+// In place inverse of the symmetric positive definite n x n matrix a (row-major), by Cholesky.
+void invert_spd(std::vector<real>& a, std::size_t n) {
+  std::vector<real> l(n * n, 0);
+  for (std::size_t j = 0; j < n; ++j) {
+    real d = a[j * n + j];
+    for (std::size_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+    SCFD_CHECK(d > 0, "a vertex block of the edge star is not positive definite ({})", d);
+    l[j * n + j] = std::sqrt(d);
+    for (std::size_t i = j + 1; i < n; ++i) {
+      real s = a[i * n + j];
+      for (std::size_t k = 0; k < j; ++k) s -= l[i * n + k] * l[j * n + k];
+      l[i * n + j] = s / l[j * n + j];
+    }
+  }
+  // Columns of the inverse: solve L L^T x = e_c.
+  std::vector<real> x(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    for (std::size_t i = 0; i < n; ++i) {
+      real s = i == c ? 1 : 0;
+      for (std::size_t k = 0; k < i; ++k) s -= l[i * n + k] * x[k];
+      x[i] = s / l[i * n + i];
+    }
+    for (std::size_t i = n; i-- > 0;) {
+      real s = x[i];
+      for (std::size_t k = i + 1; k < n; ++k) s -= l[k * n + i] * x[k];
+      x[i] = s / l[i * n + i];
+    }
+    for (std::size_t i = 0; i < n; ++i) a[i * n + c] = x[i];
+  }
+}
+
+// The smallest eigenvalue of a symmetric 4 x 4 matrix (cyclic Jacobi rotations).
+real smallest_eigenvalue(std::array<std::array<real, 4>, 4> a) {
+  for (int sweep = 0; sweep < 50; ++sweep) {
+    real off = 0, diag = 0;
+    for (int p = 0; p < 4; ++p) {
+      diag += a[p][p] * a[p][p];
+      for (int q = p + 1; q < 4; ++q) off += a[p][q] * a[p][q];
+    }
+    if (off <= 1e-30 * diag) break;
+    for (int p = 0; p < 4; ++p)
+      for (int q = p + 1; q < 4; ++q) {
+        if (a[p][q] == 0) continue;
+        const real theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+        const real t = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const real c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 4; ++k) {  // columns p, q
+          const real akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq;
+          a[k][q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < 4; ++k) {  // rows p, q
+          const real apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk;
+          a[q][k] = s * apk + c * aqk;
+        }
+      }
+  }
+  return std::min(std::min(a[0][0], a[1][1]), std::min(a[2][2], a[3][3]));
+}
+
+// The vertex block of node v: its kept edges (not dropped), the other node of each, the sign
+// +-1/2 (tail / head) and B_v^-1.
+struct VertexBlock {
+  std::vector<index> edges, other;
+  std::vector<real> sigma;
+  std::vector<real> inverse;  // edges.size()^2, row-major
+};
+
+VertexBlock vertex_block(const topology::Mesh& m, index v, std::span<const char> dropped,
+                         bool invert) {
+  VertexBlock b;
+  const auto row = m.node_edges.row(v);
+  const auto sign = m.node_edges.row_sign(v);
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const index e = row[i];
+    if (dropped[e] != 0) continue;
+    b.edges.push_back(e);
+    b.other.push_back(m.edge_nodes[2 * e] == v ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e]);
+    b.sigma.push_back(sign[i] > 0 ? 0.5 : -0.5);
+  }
+  if (!invert || b.edges.empty()) return b;
+  const std::size_t n = b.edges.size();
+  b.inverse.assign(n * n, 0);
+  for (const index c : m.node_cells.row(v)) {
+    int pos[4];
+    Vec3 g[4];
+    for (int k = 0; k < 4; ++k) {
+      const index node = m.cell_nodes[4 * c + k];
+      const auto it = std::find(b.other.begin(), b.other.end(), node);
+      pos[k] = it == b.other.end() ? -1 : static_cast<int>(it - b.other.begin());
+      g[k] = bary_gradient(m, c, k);
+    }
+    const real quarter = m.cell_volume[c] / 4;
+    for (int p = 0; p < 4; ++p)
+      for (int q = 0; q < 4; ++q)
+        if (pos[p] >= 0 && pos[q] >= 0) b.inverse[pos[p] * n + pos[q]] += quarter * dot(g[p], g[q]);
+  }
+  invert_spd(b.inverse, n);
+  return b;
+}
+
+// The nodes whose vertex blocks reach an owned edge (both ends of every owned edge), ascending.
+std::vector<index> star_nodes(const topology::Mesh& m) {
+  std::vector<char> use(static_cast<std::size_t>(m.n_nodes), 0);
+  for (index e = 0; e < m.n_owned_edges; ++e)
+    use[m.edge_nodes[2 * e]] = use[m.edge_nodes[2 * e + 1]] = 1;
+  std::vector<index> nodes;
+  for (index n = 0; n < m.n_nodes; ++n)
+    if (use[n] != 0) nodes.push_back(n);
+  return nodes;
+}
+
+// The wall faces around node v with the slot (0..5) of each of its two pairs (v, e).
+struct WallSlot {
+  index column;  // 6 * wall face index + slot
+  index edge;
+};
+
+std::vector<WallSlot> wall_slots(const topology::Mesh& m, index v,
+                                 std::span<const index> wall_index) {
+  std::vector<WallSlot> out;
+  for (const index c : m.node_cells.row(v)) {
+    for (int i = 0; i < 4; ++i) {
+      const index f = m.cell_faces[4 * c + i];
+      if (wall_index[f] == kNone) continue;
+      int k = 0;
+      while (k < 3 && m.face_nodes[3 * f + k] != v) ++k;
+      if (k == 3) continue;
+      for (int j = 0; j < 2; ++j) {
+        const index w = m.face_nodes[3 * f + (k + 1 + j) % 3];
+        index edge = kNone;
+        for (int s = 0; s < 3; ++s) {
+          const index e = m.face_curl[3 * f + s];
+          const index a = m.edge_nodes[2 * e], b = m.edge_nodes[2 * e + 1];
+          if ((a == v && b == w) || (a == w && b == v)) edge = e;
+        }
+        out.push_back({6 * wall_index[f] + 2 * k + j, edge});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c) {
+  const Vec3 xc = m.cell_centroid[c];
+  const real v = m.cell_volume[c];
+  real rho = 0;  // int_c |x - x_c|^2 = V/20 sum_k |x_k - x_c|^2
+  for (int k = 0; k < 4; ++k) {
+    const Vec3 d = m.node_x[m.cell_nodes[4 * c + k]] - xc;
+    rho += dot(d, d);
+  }
+  rho *= v / 20;
+  const real lambda = rho / (9 * v * v);
+  std::array<Vec3, 4> arm;
+  std::array<real, 4> s;
+  for (int i = 0; i < 4; ++i) {
+    const index f = m.cell_faces[4 * c + i];
+    s[i] = m.cell_face_sign[4 * c + i];
+    arm[i] = m.face_centre[f] - xc;
+  }
+  std::array<std::array<real, 4>, 4> b{};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) b[i][j] = s[i] * s[j] * (dot(arm[i], arm[j]) / v + lambda);
+  return b;
+}
+
+SparseMatrix rt_face_mass(const topology::Mesh& m) {
+  SCFD_CHECK(m.dim == 3, "rt_face_mass on a {}D mesh", m.dim);
+  BlockAssembly a(m.n_owned_faces, m.n_faces);
+  const auto faces = [&](index c) { return std::span<const index>(&m.cell_faces[4 * c], 4); };
+  for (index c = 0; c < m.n_cells; ++c) a.count(faces(c), 4);
+  a.start();
+  for (index c = 0; c < m.n_cells; ++c) {
+    const auto b = rt_cell_mass(m, c);
+    a.add(faces(c), faces(c), &b[0][0]);
+  }
+  return a.finish();
+}
+
+SparseMatrix stream_matrix(const topology::Mesh& m) {
+  SCFD_CHECK(m.dim == 3, "stream_matrix on a {}D mesh", m.dim);
+  BlockAssembly a(m.n_owned_edges, m.n_edges);
+  for (index c = 0; c < m.n_cells; ++c) a.count(cell_edges(m, c).edge, 6);
+  a.start();
+  for (index c = 0; c < m.n_cells; ++c) {
+    const CellEdges ce = cell_edges(m, c);
+    const auto mc = rt_cell_mass(m, c);
+    std::array<real, 36> s{};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j)
+        for (int p = 0; p < 3; ++p)
+          for (int q = 0; q < 3; ++q)
+            s[6 * ce.slot[i][p] + ce.slot[j][q]] += ce.sign[i][p] * mc[i][j] * ce.sign[j][q];
+    a.add(ce.edge, ce.edge, s.data());
+  }
+  return a.finish();
+}
+
+std::array<real, 6> wall_samples(const topology::Mesh& m, index f,
+                                 const std::function<Vec3(const Vec3&)>& u) {
+  const index c = m.face_cells[2 * f];
+  const Vec3 n = m.face_normal[f];  // outward on a boundary face
+  index node[3];
+  Vec3 x[3];
+  for (int k = 0; k < 3; ++k) {
+    node[k] = m.face_nodes[3 * f + k];
+    x[k] = m.node_x[node[k]];
+  }
+  const Vec3 mid[3] = {u(0.5 * (x[0] + x[1])), u(0.5 * (x[1] + x[2])), u(0.5 * (x[2] + x[0]))};
+  std::array<real, 6> out{};
+  const real sixth = m.face_area[f] / 6;
+  for (int k = 0; k < 3; ++k) {
+    // The two midpoints on the edges at node k: (k, k+1) is mid[k], (k+2, k) is mid[k+2].
+    const Vec3 nxu = cross(n, mid[k] + mid[(k + 2) % 3]);
+    for (int j = 0; j < 2; ++j) {
+      const int w = local_node(m, c, node[(k + 1 + j) % 3]);
+      out[2 * k + j] = sixth * dot(nxu, bary_gradient(m, c, w));
+    }
+  }
+  return out;
+}
+
+EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dropped,
+                              std::span<const char> wall_face) {
+  SCFD_CHECK(m.dim == 3, "multipoint_edge_star on a {}D mesh", m.dim);
+  EdgeStar s;
+  std::vector<index> wall_index(static_cast<std::size_t>(m.n_faces), kNone);
+  for (index f = 0; f < m.n_faces; ++f)
+    if (wall_face[f] != 0) {
+      wall_index[f] = static_cast<index>(s.wall_faces.size());
+      s.wall_faces.push_back(f);
+    }
+  const std::vector<index> nodes = star_nodes(m);
+  BlockAssembly w(m.n_owned_edges, m.n_edges);
+  BlockAssembly q(m.n_owned_edges, 6 * static_cast<index>(s.wall_faces.size()));
+  for (const index v : nodes) {
+    const VertexBlock b = vertex_block(m, v, dropped, false);
+    w.count(b.edges, b.edges.size());
+    q.count(b.edges, wall_slots(m, v, wall_index).size());
+  }
+  w.start();
+  q.start();
+  std::vector<real> block, wall_block;
+  std::vector<index> columns;
+  for (const index v : nodes) {
+    const VertexBlock b = vertex_block(m, v, dropped, true);
+    const std::size_t n = b.edges.size();
+    block.resize(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        block[i * n + j] = b.sigma[i] * b.inverse[i * n + j] * b.sigma[j];
+    w.add(b.edges, b.edges, block.data());
+    // beta_e = sum over v of sigma_(v,e) (B_v^-1 b_v)_e, b_v gathering the samples of v's pairs.
+    const std::vector<WallSlot> slots = wall_slots(m, v, wall_index);
+    columns.clear();
+    wall_block.assign(n * slots.size(), 0);
+    for (std::size_t j = 0; j < slots.size(); ++j) {
+      columns.push_back(slots[j].column);
+      const auto it = std::find(b.edges.begin(), b.edges.end(), slots[j].edge);
+      if (it == b.edges.end()) continue;  // a dropped edge: no unknown, no sample
+      const std::size_t p = static_cast<std::size_t>(it - b.edges.begin());
+      for (std::size_t i = 0; i < n; ++i)
+        wall_block[i * slots.size() + j] = b.sigma[i] * b.inverse[i * n + p];
+    }
+    q.add(b.edges, columns, wall_block.data());
+  }
+  s.w = w.finish();
+  s.wall = q.finish();
+  return s;
+}
+
+std::vector<real> projection_mass(const topology::Mesh& m) {
+  std::vector<real> a(static_cast<std::size_t>(m.n_faces), 0);
+  for (index c = 0; c < m.n_cells; ++c) {
+    auto b = rt_cell_mass(m, c);
+    std::array<real, 4> d;
+    for (int i = 0; i < 4; ++i) d[i] = b[i][i];
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) b[i][j] /= std::sqrt(d[i] * d[j]);
+    const real mu = smallest_eigenvalue(b);
+    SCFD_CHECK(mu > 0, "cell {}: its face mass is not positive definite ({})", c, mu);
+    for (int i = 0; i < 4; ++i) {
+      const index f = m.cell_faces[4 * c + i];
+      if (f < m.n_owned_faces) a[f] += mu * d[i];
+    }
+  }
+  return a;
+}
+
+std::vector<real> matrix_diagonal(const SparseMatrix& a) {
+  std::vector<real> d(static_cast<std::size_t>(a.rows), 0);
+  for (index i = 0; i < a.rows; ++i)
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+      if (a.column[k] == i) d[i] += a.value[k];
+  return d;
+}
+
+void host_apply(const SparseMatrix& a, std::span<const real> x, std::span<real> y) {
+  for (index i = 0; i < a.rows; ++i) {
+    real s = 0;
+    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
+    y[i] = s;
+  }
+}
+
+}  // namespace scfd::physics::ns
