@@ -168,7 +168,20 @@ real face_flux(const topology::Mesh& m, index f, const config::Expression (&u)[3
   const Vec3 x0 = m.node_x[m.face_nodes[m.dim * f]], x1 = m.node_x[m.face_nodes[m.dim * f + 1]];
   if (m.dim == 2) return m.face_area[f] * (un(x0) + 4 * un(0.5 * (x0 + x1)) + un(x1)) / 6;
   const Vec3 x2 = m.node_x[m.face_nodes[3 * f + 2]];
-  return m.face_area[f] * (un(0.5 * (x0 + x1)) + un(0.5 * (x1 + x2)) + un(0.5 * (x2 + x0))) / 3;
+  // The 7-point rule of degree 5 on a triangle (Dunavant 1985): the centroid and two orbits of
+  // three points (barycentric (b, a, a) and permutations). Its error on smooth boundary formulas
+  // is small enough that an exactly divergence-free velocity balances to about 1e-9 of the
+  // boundary flux on coarse meshes (the edge-midpoint rule left 6e-6 on a 4^3 cube, above the
+  // 1e-6 of the balance check).
+  static const real r15 = std::sqrt(15.0);
+  static const real a1 = (6 - r15) / 21, b1 = (9 + 2 * r15) / 21, a2 = (6 + r15) / 21,
+                    b2 = (9 - 2 * r15) / 21, w1 = (155 - r15) / 1200, w2 = (155 + r15) / 1200;
+  const auto orbit = [&](real a, real b) {
+    return un(b * x0 + a * x1 + a * x2) + un(a * x0 + b * x1 + a * x2) +
+           un(a * x0 + a * x1 + b * x2);
+  };
+  return m.face_area[f] *
+         (real(9) / 40 * un((x0 + x1 + x2) / 3) + w1 * orbit(a1, b1) + w2 * orbit(a2, b2));
 }
 
 BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo,

@@ -73,8 +73,8 @@ struct BoundaryData {
 BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, halo::Halo& halo,
                            const EdgeStar* star = nullptr);
 
-// The face flux of a velocity field: A_f times the face average of u·n_f, by a rule exact for
-// quadratic u (Simpson's rule on a segment, the edge-midpoint rule on a triangle).
+// The face flux of a velocity field: A_f times the face average of u·n_f, by Simpson's rule on a
+// segment (exact for cubic u) and a 7-point rule on a triangle (exact for quintic u).
 real face_flux(const topology::Mesh& m, index f, const config::Expression (&u)[3], double t);
 
 }  // namespace scfd::physics::ns
