@@ -64,7 +64,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     : FlowModel(c, m, be, halo, "ns-exact"),
       case_path_(c.path()),
       momentum_(m, be, halo, *coef_, setup_.upwind),
-      system_(m, be, halo, *coef_, mass_host_, dual_weight(), setup_.upwind),
+      system_(m, be, halo, *coef_, mass_host_, dual_weight_, setup_.upwind),
       solver_(be, m.n_curl()) {
   momentum_.advecting = system_.advecting = &advecting();
   for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})

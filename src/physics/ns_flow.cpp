@@ -56,6 +56,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   cell_tmp_ = be.make_field(m.n_cells);
   cell_velocity_ = be.make_field(3 * m.n_cells);
   circulation_ = be.make_field(m.n_curl());
+  vorticity_ = be.make_field(m.n_curl());
   const BoundaryData b = boundary_data(m, setup_, t_, halo, &wall_star_);
   check_balance(c, b);
   coef_->set_boundary(be, b);
@@ -197,7 +198,7 @@ ModelState FlowModel::state() {
 
 void FlowModel::state_loaded() {
   if (setup_.bc_depends_on_position) upload_boundary(t_);
-  cell_velocity_step_ = circulation_step_ = -1;
+  cell_velocity_step_ = vorticity_step_ = -1;
 }
 
 const Field& FlowModel::cell_velocity() {
@@ -209,19 +210,20 @@ const Field& FlowModel::cell_velocity() {
   return *cell_velocity_;
 }
 
-// Gamma = R M U (+ B in 2D): the discrete circulation around the dual cell of each curl entity,
-// formed as the viscous term forms it, in 2D with its wall part B (3D's wall part is a vorticity,
-// not a circulation: it is left out).
-const Field& FlowModel::circulation() {
-  if (circulation_step_ != step_) {
+// omega = W (R M U + B) (2D) or W_mp R M_RT U + beta (3D), formed as the viscous term forms it.
+const Field& FlowModel::vorticity() {
+  if (vorticity_step_ != step_) {
     coef_->face_star(be_, *u_, *face_tmp_);
     if (m_.dim == 3) halo_.faces.exchange(be_, *face_tmp_);
     be_.rotation(m_, *face_tmp_, *circulation_);
     if (m_.dim == 2) be_.axpy(1, *coef_->bc_circulation, *circulation_);
     curl_plan(halo_, m_).exchange(be_, *circulation_);
-    circulation_step_ = step_;
+    coef_->edge_star(be_, *circulation_, *vorticity_);
+    if (m_.dim == 3) be_.axpy(1, *coef_->bc_circulation, *vorticity_);
+    curl_plan(halo_, m_).exchange(be_, *vorticity_);
+    vorticity_step_ = step_;
   }
-  return *circulation_;
+  return *vorticity_;
 }
 
 std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) {

@@ -44,13 +44,12 @@ class FlowModel : public Model, public FlowAccess {
   const backend::Backend& backend() const override { return be_; }
   double density() const override { return setup_.density; }
   double viscosity() const override { return setup_.viscosity; }
-  std::span<const real> dual_weight() const override { return dual_weight_; }
   std::optional<Vec3> boundary_velocity(index n) const override { return boundary_nodes_(n, t_); }
   const Field& fluxes() const override { return *u_; }
   const Field& previous_fluxes() const override { return *u_old_; }
   double last_dt() const override { return last_dt_; }
   const Field& cell_velocity() override;
-  const Field& circulation() override;
+  const Field& vorticity() override;
 
  protected:
   // Reads the shared sections, builds the coefficients and the boundary data at time.start.
@@ -85,6 +84,7 @@ class FlowModel : public Model, public FlowAccess {
   const Setup setup_;
   const physics::TimeControl time_;
   std::vector<real> mass_host_;         // per local face: M (2D), M_RT's diagonal (3D)
+  std::vector<real> dual_weight_;       // per local curl entity: W (2D), W_mp's diagonal (3D)
   std::unique_ptr<Coefficients> coef_;  // set once in the constructor
   FieldPtr u_;                          // faces: U of the current step, with ghosts
   FieldPtr p_;                          // cells: kinematic pressure (ns-exact: when recovered)
@@ -107,14 +107,13 @@ class FlowModel : public Model, public FlowAccess {
   void measure_change(double dt);
 
   std::string name_;
-  std::vector<real> dual_weight_;  // per local curl entity: W (2D), W_mp's diagonal (3D)
-  EdgeStar wall_star_;             // 3D: the wall map of W_mp (its matrix is on the backend)
+  EdgeStar wall_star_;  // 3D: the wall map of W_mp (its matrix is on the backend)
   BoundaryNodeVelocity boundary_nodes_;
   Convection convection_;
   FieldPtr u_old_, advecting_, convected_;  // faces: U^(n-1), a, scratch
   FieldPtr face_tmp_, cell_tmp_;            // CFL rate, divergence
-  FieldPtr cell_velocity_, circulation_;
-  int cell_velocity_step_ = -1, circulation_step_ = -1;  // the step they hold
+  FieldPtr cell_velocity_, circulation_, vorticity_;
+  int cell_velocity_step_ = -1, vorticity_step_ = -1;  // the step they hold
 };
 
 }  // namespace scfd::physics::ns

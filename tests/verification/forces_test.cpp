@@ -49,8 +49,7 @@ class ExactFlow final : public physics::FlowAccess {
         fluxes_(be_->make_field(m_.n_faces)),
         cell_velocity_(be_->make_field(3 * m_.n_cells)),
         pressure_(be_->make_field(m_.n_cells)),
-        circulation_(be_->make_field(m_.n_curl())),
-        weight_(static_cast<std::size_t>(m_.n_curl()), 1.0) {
+        vorticity_(be_->make_field(m_.n_curl())) {
     // Fluxes with a rule exact for the quadratic u: Simpson on edges, edge midpoints on triangles.
     std::vector<real> u(static_cast<std::size_t>(m_.n_faces));
     for (index f = 0; f < m_.n_faces; ++f) {
@@ -72,11 +71,11 @@ class ExactFlow final : public physics::FlowAccess {
     std::vector<real> p(static_cast<std::size_t>(m_.n_cells));
     for (index c = 0; c < m_.n_cells; ++c) p[c] = exact_pressure(m_.cell_centre(c));
     be_->upload(p, *pressure_);
-    // 2D: the exact vorticity -du/dy per node, with W = 1.
-    std::vector<real> gamma(static_cast<std::size_t>(m_.n_curl()));
+    // 2D: the exact vorticity -du/dy per node.
+    std::vector<real> omega(static_cast<std::size_t>(m_.n_curl()));
     if (m_.dim == 2)
-      for (index n = 0; n < m_.n_nodes; ++n) gamma[n] = 8 * m_.node_x[n].y - 4;
-    be_->upload(gamma, *circulation_);
+      for (index n = 0; n < m_.n_nodes; ++n) omega[n] = 8 * m_.node_x[n].y - 4;
+    be_->upload(omega, *vorticity_);
   }
 
   const topology::Mesh& mesh() const override { return m_; }
@@ -86,7 +85,6 @@ class ExactFlow final : public physics::FlowAccess {
   double density() const override { return 1; }
   double viscosity() const override { return kNu; }
   bool pressure_costs_a_solve() const override { return false; }
-  std::span<const real> dual_weight() const override { return weight_; }
   // Every patch but the symmetry planes z = 0, 1 prescribes the velocity (the plugin counts the
   // viscous traction of faces where the velocity is given).
   std::optional<Vec3> boundary_velocity(index n) const override {
@@ -99,13 +97,12 @@ class ExactFlow final : public physics::FlowAccess {
   double last_dt() const override { return 1; }
   const backend::Field& cell_velocity() override { return *cell_velocity_; }
   const backend::Field& pressure() override { return *pressure_; }
-  const backend::Field& circulation() override { return *circulation_; }
+  const backend::Field& vorticity() override { return *vorticity_; }
 
  private:
   topology::Mesh m_;
   std::unique_ptr<backend::Backend> be_;
-  std::unique_ptr<backend::Field> fluxes_, cell_velocity_, pressure_, circulation_;
-  std::vector<real> weight_;
+  std::unique_ptr<backend::Field> fluxes_, cell_velocity_, pressure_, vorticity_;
 };
 
 // The force on the patch "bottom" by `method`, (force_x, force_y).

@@ -114,7 +114,7 @@ class Forces final : public Plugin {
         }
       }
       // The volume method needs surface shear only on the faces of other patches in its
-      // support, on any rank (the circulation is computed collectively).
+      // support, on any rank (the vorticity is computed collectively).
       shear_ = solvers::global_max(others_.empty() ? 0.0 : 1.0) > 0;
     }
     gather_lists();
@@ -189,7 +189,7 @@ class Forces final : public Plugin {
   // Every per-step sum is linear in the pressure (ns::pressure_weights), so the pressure
   // enters as one weighted sum over the cells of the stencils: surface_weight_ gives the
   // patch's pressure force, volume_weight_ the pressure terms of the volume balance. The
-  // velocities of the support cells and the fluxes (3D) or circulations (2D) around the
+  // velocities of the support cells and the fluxes (3D) or vorticities (2D) around the
   // shear faces are the rest of what a step reads back.
   void gather_lists() {
     const std::size_t n = static_cast<std::size_t>(m_.n_cells);
@@ -221,10 +221,10 @@ class Forces final : public Plugin {
       if (m_.dim == 3) {
         for (int i = 0; i < 4; ++i) flux_.at.push_back(m_.cell_faces[4 * m_.face_cells[2 * f] + i]);
       } else {
-        for (int k = 0; k < 2; ++k) gamma_.at.push_back(m_.face_nodes[2 * f + k]);
+        for (int k = 0; k < 2; ++k) omega_.at.push_back(m_.face_nodes[2 * f + k]);
       }
     }
-    for (std::vector<index>* list : {&flux_.at, &gamma_.at}) {
+    for (std::vector<index>* list : {&flux_.at, &omega_.at}) {
       std::sort(list->begin(), list->end());
       list->erase(std::unique(list->begin(), list->end()), list->end());
     }
@@ -238,8 +238,7 @@ class Forces final : public Plugin {
     Vec3 out{};
     if (m_.dim == 2) {
       const index n0 = m_.face_nodes[2 * f], n1 = m_.face_nodes[2 * f + 1];
-      const std::span<const real> w = flow_.dual_weight();
-      const real omega = 0.5 * (gamma_[n0] * w[n0] + gamma_[n1] * w[n1]);
+      const real omega = 0.5 * (omega_[n0] + omega_[n1]);
       return (-area * mu * omega) * Vec3{-n.y, n.x, 0};
     }
     // 3D: the linear velocity of the wall cell that has the prescribed velocity at the face's
@@ -301,7 +300,7 @@ class Forces final : public Plugin {
     const backend::Backend& be = flow_.backend();
     pressure_.read(be, flow_.pressure());
     if (shear_ && m_.dim == 3) flux_.read(be, flow_.fluxes());
-    if (shear_ && m_.dim == 2) gamma_.read(be, flow_.circulation());
+    if (shear_ && m_.dim == 2) omega_.read(be, flow_.vorticity());
     PatchForce f;  // this rank's share
     for (std::size_t i = 0; i < pressure_.at.size(); ++i)
       f.pressure += pressure_.value[i] * surface_weight_[i];
@@ -360,7 +359,7 @@ class Forces final : public Plugin {
   std::vector<Vec3> surface_weight_, volume_weight_;  // ... their weights (gather_lists)
   Gathered velocity_;  // the cell velocities of cells_ (3 entries a cell, in its order)
   Gathered flux_;      // 3D: the fluxes of the shear faces' cells
-  Gathered gamma_;     // 2D: the circulations at the shear faces' nodes
+  Gathered omega_;     // 2D: the vorticity at the shear faces' nodes
   std::unique_ptr<backend::Field> previous_field_;  // the cell velocities of U^(n-1)
   std::vector<real> previous_;                      // ... at velocity_.at
   int last_step_ = -1;
