@@ -102,6 +102,10 @@ void MomentumOperator::apply(Field& x, Field& y) const {
   });
   viscous_from_circulation(*viscous_x_, nullptr);
   be_.multiply(*k_.mass, *free_x_, y);
+  combine(x, y);
+}
+
+void MomentumOperator::combine(const Field& x, Field& y) const {
   be_.axpy(nu_dt, *viscous_x_, y);
   if (advecting != nullptr) {
     convect(*free_x_, *viscous_x_);
@@ -128,14 +132,7 @@ void MomentumOperator::apply_3d(Field& x, Field& y) const {
   });
   viscous_3d(*star_x_, *viscous_x_, nullptr);
   be_.copy(*star_x_, y);
-  be_.axpy(nu_dt, *viscous_x_, y);
-  if (advecting != nullptr) {
-    convect(*free_x_, *viscous_x_);
-    be_.axpy(convection_dt, *viscous_x_, y);
-  }
-  be_.multiply(*k_.free, y, y);
-  be_.multiply(*k_.fixed, x, *viscous_x_);  // the eliminated rows: y = x there
-  be_.axpy(1, *viscous_x_, y);
+  combine(x, y);
 }
 
 void MomentumOperator::viscous_3d(Field& mx, Field& y, const Field* extra) const {

@@ -130,6 +130,9 @@ class MomentumOperator final : public solvers::LinearOperator {
   // each behind the exchange of its input's ghosts).
   void viscous_3d(Field& mx, Field& y, const Field* extra) const;
   void apply_3d(Field& x, Field& y) const;
+  // y = free .* (y + nu dt viscous_x_ + theta dt C(a) free_x_) + fixed .* x, y holding
+  // M (free .* x) and viscous_x_ the viscous term on entry (the end of apply()).
+  void combine(const Field& x, Field& y) const;
 
   Convection convection_;
   FieldPtr free_x_, viscous_x_;  // faces
