@@ -79,7 +79,7 @@ StepReport NsClassicalModel::advance() {
   momentum_.convect(*coef_->bc_flux, *face_work_);
   be_.axpy(-momentum_.convection_dt, *face_work_, *rhs_);
   if (!coef_->diagonal_stars()) {  // - M U_fixed: M_RT couples the free faces to the fixed ones
-    coef_->face_star(be_, *coef_->bc_flux, *face_work_);
+    coef_->face_star.apply(*coef_->bc_flux, *face_work_);
     be_.axpy(-1, *face_work_, *rhs_);
   }
   be_.multiply(*coef_->free, *rhs_, *rhs_);

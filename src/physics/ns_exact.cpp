@@ -64,7 +64,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     : FlowModel(c, m, be, halo, "ns-exact"),
       case_path_(c.path()),
       momentum_(m, be, halo, *coef_, setup_.upwind),
-      system_(m, be, halo, *coef_, mass_host_, dual_weight_, setup_.upwind),
+      system_(m, be, halo, *coef_, face_diagonal_, edge_diagonal_, setup_.upwind),
       solver_(be, m.n_curl()) {
   momentum_.advecting = system_.advecting = &advecting();
   for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
@@ -83,7 +83,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     be.copy(*residual_, *face_work_);
     be.fill(*zero_cells_, 0);
   }
-  coef_->face_star(be, *face_work_, *rhs_);
+  coef_->face_star.apply(*face_work_, *rhs_);
   momentum_.nu_dt = system_.nu_dt = 0;
   solve_stream(*rhs_);
 }
@@ -159,7 +159,7 @@ StepReport NsExactModel::advance() {
 const Field& NsExactModel::pressure() {
   if (pressure_step_ == step_) return *p_;
   momentum_.viscous(*u_, *face_work_);
-  coef_->face_star(be_, *u_, *residual_);
+  coef_->face_star.apply(*u_, *residual_);
   be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
   momentum_.convect(*u_, *face_work_);
   be_.axpy(momentum_.convection_dt, *face_work_, *residual_);

@@ -42,11 +42,10 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
         "{}: {} nodes have a small or negative circumcentric dual area: the median "
         "dual is used there",
         name_, fallback_duals);
-  mass_host_ = g.mass;
-  dual_weight_ = g.dual_weight;
   coef_ = std::make_unique<Coefficients>(be, m, g);
-  wall_star_.wall = std::move(g.edge_star.wall);
-  wall_star_.wall_faces = std::move(g.edge_star.wall_faces);
+  face_diagonal_ = std::move(g.face_star.diagonal);
+  edge_diagonal_ = std::move(g.edge_star.diagonal);
+  wall_star_ = std::move(g.edge_wall);
   u_ = be.make_field(m.n_faces);
   p_ = be.make_field(m.n_cells);
   u_old_ = be.make_field(m.n_faces);
@@ -128,7 +127,7 @@ void FlowModel::convection_rhs(double dt, Field& y) {
     be_.axpy(-r / 2, *u_old_, *advecting_);
   }
   be_.copy(*u_, *u_old_);
-  coef_->face_star(be_, *u_, y);
+  coef_->face_star.apply(*u_, y);
   convection_.apply(*advecting_, *u_, *coef_->bc_velocity, *convected_);  // C U^n + D
   be_.axpy(-dt / 2, *convected_, y);
   convection_.boundary_part(*advecting_, *coef_->bc_velocity, *convected_);  // D
@@ -160,11 +159,11 @@ void FlowModel::finish_step(double dt) {
 // The relative change in the kinetic-energy norm |x|^2 = x^T M x.
 void FlowModel::measure_change(double dt) {
   const index n = m_.n_owned_faces;
-  coef_->face_star(be_, *u_, *face_tmp_);
+  coef_->face_star.apply(*u_, *face_tmp_);
   const real size = be_.dot(*u_, *face_tmp_, n);
   be_.copy(*u_, *face_tmp_);
   be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n, with ghosts
-  coef_->face_star(be_, *face_tmp_, *convected_);
+  coef_->face_star.apply(*face_tmp_, *convected_);
   const real change = be_.dot(*face_tmp_, *convected_, n);
   const auto [change_all, size_all] = solvers::global_sum(std::pair<real, real>{change, size});
   last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
@@ -213,12 +212,12 @@ const Field& FlowModel::cell_velocity() {
 // omega = W (R M U + B) (2D) or W_mp R M_RT U + beta (3D), formed as the viscous term forms it.
 const Field& FlowModel::vorticity() {
   if (vorticity_step_ != step_) {
-    coef_->face_star(be_, *u_, *face_tmp_);
+    coef_->face_star.apply(*u_, *face_tmp_);
     if (m_.dim == 3) halo_.faces.exchange(be_, *face_tmp_);
     be_.rotation(m_, *face_tmp_, *circulation_);
     if (m_.dim == 2) be_.axpy(1, *coef_->bc_circulation, *circulation_);
     curl_plan(halo_, m_).exchange(be_, *circulation_);
-    coef_->edge_star(be_, *circulation_, *vorticity_);
+    coef_->edge_star.apply(*circulation_, *vorticity_);
     if (m_.dim == 3) be_.axpy(1, *coef_->bc_circulation, *vorticity_);
     curl_plan(halo_, m_).exchange(be_, *vorticity_);
     vorticity_step_ = step_;
@@ -279,9 +278,9 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
   // of the Raviart-Thomas velocity).
   real energy = 0;
   if (m_.dim == 2) {
-    for (index f = 0; f < m_.n_owned_faces; ++f) energy += 0.5 * mass_host_[f] * u[f] * u[f];
+    for (index f = 0; f < m_.n_owned_faces; ++f) energy += 0.5 * face_diagonal_[f] * u[f] * u[f];
   } else {
-    coef_->face_star(be_, *u_, *face_tmp_);
+    coef_->face_star.apply(*u_, *face_tmp_);
     energy = 0.5 * be_.dot(*u_, *face_tmp_, m_.n_owned_faces);
   }
   out.emplace_back("kinetic_energy", solvers::global_sum(energy));
@@ -292,7 +291,7 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
     for (index f = 0; f < m_.n_owned_faces; ++f) {
       const real a = m_.face_area[f];
       const real e = (u[f] - face_flux(m_, f, setup_.exact, t_)) / a;
-      const real w = a * a * mass_host_[f];
+      const real w = a * a * face_diagonal_[f];
       e2 += w * e * e;
       vol += w;
       emax = std::max(emax, std::abs(e));

@@ -83,8 +83,8 @@ class FlowModel : public Model, public FlowAccess {
   halo::Halo& halo_;
   const Setup setup_;
   const physics::TimeControl time_;
-  std::vector<real> mass_host_;         // per local face: M (2D), M_RT's diagonal (3D)
-  std::vector<real> dual_weight_;       // per local curl entity: W (2D), W_mp's diagonal (3D)
+  std::vector<real> face_diagonal_;     // per local face: diag(M) (2D: M; 3D: of M_RT)
+  std::vector<real> edge_diagonal_;     // per local curl entity: diag(W) (2D: W; 3D: of W_mp)
   std::unique_ptr<Coefficients> coef_;  // set once in the constructor
   FieldPtr u_;                          // faces: U of the current step, with ghosts
   FieldPtr p_;                          // cells: kinematic pressure (ns-exact: when recovered)

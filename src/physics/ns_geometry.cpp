@@ -73,26 +73,28 @@ std::vector<char> symmetry_marks(const topology::Mesh& m, const Setup& s) {
   return on_symmetry;
 }
 
-void dual_weights_2d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& halo) {
+void stars_2d(const topology::Mesh& m, const Setup& s, std::vector<real> mass, Geometry& g,
+              halo::Halo& halo) {
   const std::vector<real> voronoi = voronoi_areas(m);
   const std::vector<char> on_symmetry = symmetry_marks(m, s);
-  g.dual_weight.assign(static_cast<std::size_t>(m.n_curl()), 0);
+  std::vector<real> weight(static_cast<std::size_t>(m.n_curl()), 0);
   for (index k = 0; k < m.n_owned_curl(); ++k) {
     real area = voronoi[k];
     if (!(area > 0.25 * m.node_dual_volume[k])) {
       area = m.node_dual_volume[k];
       ++g.fallback_duals;
     }
-    g.dual_weight[k] = on_symmetry[k] == 1 ? 0 : 1 / area;
+    weight[k] = on_symmetry[k] == 1 ? 0 : 1 / area;
   }
-  halo.nodes.exchange(std::span<real>(g.dual_weight));
+  halo.nodes.exchange(std::span<real>(weight));
+  g.face_star = diagonal_star(std::move(mass), m.n_owned_faces);
+  g.edge_star = diagonal_star(std::move(weight), m.n_owned_curl());
 }
 
 // 3D: M_RT, W_mp and their diagonals with ghosts. Walls and velocity patches give the wall data;
 // an edge on a symmetry patch and on none of those has no vorticity unknown (its tangential
 // vorticity is 0), also where it meets an outlet.
 void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& halo) {
-  g.face_star = rt_face_mass(m);
   std::vector<char> dropped(static_cast<std::size_t>(m.n_edges), 0);
   std::vector<char> wall(static_cast<std::size_t>(m.n_faces), 0);
   for (const BoundaryCondition& bc : s.bcs)
@@ -106,42 +108,12 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
     if (wall[f] != 0)
       for (int j = 0; j < 3; ++j) dropped[m.face_curl[3 * f + j]] = 0;
   }
-  g.edge_star = multipoint_edge_star(m, dropped, wall);
-  g.mass = matrix_diagonal(g.face_star);
-  g.mass.resize(static_cast<std::size_t>(m.n_faces), 0);
-  halo.faces.exchange(std::span<real>(g.mass));
-  g.dual_weight = matrix_diagonal(g.edge_star.w);
-  g.dual_weight.resize(static_cast<std::size_t>(m.n_edges), 0);
-  halo.edges.exchange(std::span<real>(g.dual_weight));
-}
-
-// The diagonal of K = M C W R M with W replaced by its diagonal, on the owned faces: the sum over
-// curl entities k of (M C)_fk^2 W_kk (2D: M diagonal, so (M C)_fk = +-M_f).
-void viscous_diagonal(const topology::Mesh& m, Geometry& g) {
-  g.viscous_diag.assign(static_cast<std::size_t>(m.n_faces), 0);
-  const int cw = m.curl_width();
-  if (m.dim == 2) {
-    for (index f = 0; f < m.n_owned_faces; ++f)
-      for (int j = 0; j < cw; ++j)
-        g.viscous_diag[f] += g.mass[f] * g.mass[f] * g.dual_weight[m.face_curl[cw * f + j]];
-    return;
-  }
-  std::vector<std::pair<index, real>> row;
-  const SparseMatrix& a = g.face_star;
-  for (index f = 0; f < m.n_owned_faces; ++f) {
-    row.clear();
-    for (index e = a.offset[f]; e < a.offset[f + 1]; ++e)
-      for (int j = 0; j < cw; ++j) {
-        const index k = m.face_curl[cw * a.column[e] + j];
-        const real v = a.value[e] * m.face_curl_sign[cw * a.column[e] + j];
-        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == k; });
-        if (it == row.end())
-          row.emplace_back(k, v);
-        else
-          it->second += v;
-      }
-    for (const auto& [k, v] : row) g.viscous_diag[f] += v * v * g.dual_weight[k];
-  }
+  g.edge_wall = multipoint_edge_star(m, dropped, wall);
+  g.face_star = matrix_star(rt_face_mass(m), m.n_faces);
+  halo.faces.exchange(std::span<real>(g.face_star.diagonal));
+  g.edge_star = matrix_star(std::move(g.edge_wall.w), m.n_edges);
+  g.edge_wall.w = {};
+  halo.edges.exchange(std::span<real>(g.edge_star.diagonal));
 }
 
 }  // namespace
@@ -163,16 +135,16 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
   halo.faces.exchange(std::span<real>(g.length));
   g.courant_weight.resize(static_cast<std::size_t>(m.n_cells));
   for (index c = 0; c < m.n_cells; ++c) g.courant_weight[c] = 1 / (2 * m.cell_volume[c]);
-  g.mass.resize(nf);
+  std::vector<real> mass(m.dim == 2 ? nf : 0);  // the 2D face star
   g.mobility.resize(nf);
   for (index f = 0; f < m.n_faces; ++f) {
     const int p = m.face_patch[f];
     if (p >= 0 && s.bcs[static_cast<std::size_t>(p)].kind != BcKind::outlet) g.fixed[f] = 1;
-    g.mass[f] = g.length[f] / m.face_area[f];
+    if (m.dim == 2) mass[f] = g.length[f] / m.face_area[f];
     g.mobility[f] = (1 - g.fixed[f]) * m.face_area[f] / g.length[f];
   }
   if (m.dim == 2) {
-    dual_weights_2d(m, s, g, halo);
+    stars_2d(m, s, std::move(mass), g, halo);
   } else {
     stars_3d(m, s, g, halo);
     std::vector<real> a = projection_mass(m);
@@ -180,7 +152,7 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     for (index f = 0; f < m.n_faces; ++f)
       g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
   }
-  viscous_diagonal(m, g);
+  g.viscous_diag = viscous_diagonal(m, g.face_star, g.edge_star);
   g.pressure_diag.assign(static_cast<std::size_t>(m.n_cells), 0);
   for (index c = 0; c < m.n_owned_cells; ++c)
     for (int k = 0; k < m.cell_width(); ++k)

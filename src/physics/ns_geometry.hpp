@@ -1,6 +1,7 @@
 // Mesh factors of the staggered scheme shared by ns-classical and ns-exact (docs/methods.md,
 // "Geometry"): the Hodge stars (2D: circumcentric diagonals with their fallbacks; 3D: M_RT and
-// W_mp, ns_hodge.hpp), the weights of the pressure operator, the Jacobi diagonals. Computed once
+// W_mp, ns_hodge.hpp), the weights of the pressure operator, the Jacobi diagonals (from the
+// stars). Computed once
 // on the host and uploaded by the model. Internal to the physics module.
 #pragma once
 
@@ -17,15 +18,13 @@ namespace scfd::physics::ns {
 struct Geometry {
   std::vector<real> length;          // L_f: dual edge length (2D: face_dist with a fallback, 3D:
                                      // the centroid distance along the normal; see .cpp)
-  std::vector<real> mass;            // 2D: the face star M = L_f / A_f; 3D: the diagonal of M_RT
   std::vector<real> fixed;           // 1 on faces whose flux is boundary data, else 0
-  std::vector<real> mobility;        // (1 - fixed) A_f / L_f: the pressure operator's Ã^-1
-  std::vector<real> dual_weight;     // 2D: the edge star W_k = 1 / A*_n, 0 on slip; 3D: the
-                                     // diagonal of W_mp
-  std::vector<real> viscous_diag;    // sum over curl entities k of (M C)_fk^2 W_kk (owned faces):
-                                     // the diagonal of K = M C W R M (3D: with W's diagonal)
-  SparseMatrix face_star;            // 3D: M_RT (ns_hodge.hpp); empty in 2D
-  EdgeStar edge_star;                // 3D: W_mp and its wall map; empty in 2D
+  std::vector<real> mobility;        // (1 - fixed) / A~_f: the pressure operator's A~^-1 (2D:
+                                     // A~ = M, 3D: a scaled lumping of M_RT; see .cpp)
+  HodgeStar face_star;               // M: 2D diag(L_f / A_f), 3D M_RT (ns_hodge.hpp)
+  HodgeStar edge_star;               // W: 2D diag(1 / A*_n), 0 on slip nodes; 3D W_mp
+  EdgeStar edge_wall;                // 3D: W_mp's wall map (wall, wall_faces; w is edge_star)
+  std::vector<real> viscous_diag;    // the diagonal of K = M C W R M, W by its diagonal (owned)
   std::vector<real> pressure_diag;   // sum over faces of c of mobility_f (owned cells)
   std::vector<real> cfl_weight;      // 1 / (d min(V_c1, V_c2)): CFL_f = dt |U_f| cfl_weight_f
   std::vector<real> courant_weight;  // cells: 1 / (2 V_c): Co_c = dt sum_f |U_f| courant_weight_c

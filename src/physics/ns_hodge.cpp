@@ -299,8 +299,50 @@ SparseMatrix rt_face_mass(const topology::Mesh& m) {
   return a.finish();
 }
 
-SparseMatrix stream_matrix(const topology::Mesh& m) {
-  SCFD_CHECK(m.dim == 3, "stream_matrix on a {}D mesh", m.dim);
+namespace {
+
+// 2D: the rows of S = R M C for the diagonal star M (its diagonal with ghosts), each row's entries
+// in the order its faces and their nodes first reach them.
+SparseMatrix node_laplacian(const topology::Mesh& m, std::span<const real> mass) {
+  SparseMatrix s;
+  s.rows = m.n_owned_curl();
+  s.cols = m.n_curl();
+  s.offset.reserve(static_cast<std::size_t>(s.rows) + 1);
+  const int cw = m.curl_width();
+  std::vector<std::pair<index, real>> row;
+  for (index k = 0; k < s.rows; ++k) {
+    row.clear();
+    const auto faces = m.curl_faces.row(k);
+    const auto signs = m.curl_faces.row_sign(k);
+    for (std::size_t i = 0; i < faces.size(); ++i) {
+      const index f = faces[i];
+      for (int j = 0; j < cw; ++j) {
+        const real v = signs[i] * m.face_curl_sign[cw * f + j] * mass[f];
+        const index e = m.face_curl[cw * f + j];
+        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == e; });
+        if (it == row.end())
+          row.emplace_back(e, v);
+        else
+          it->second += v;
+      }
+    }
+    for (const auto& [e, v] : row) {
+      s.column.push_back(e);
+      s.value.push_back(v);
+    }
+    s.offset.push_back(s.entries());
+  }
+  return s;
+}
+
+}  // namespace
+
+SparseMatrix stream_matrix(const topology::Mesh& m, std::span<const real> mass) {
+  if (m.dim == 2) {
+    SCFD_CHECK(mass.size() == static_cast<std::size_t>(m.n_faces),
+               "stream_matrix: {} face masses for {} faces", mass.size(), m.n_faces);
+    return node_laplacian(m, mass);
+  }
   BlockAssembly a(m.n_owned_edges, m.n_edges);
   for (index c = 0; c < m.n_cells; ++c) a.count(cell_edges(m, c).edge, 6);
   a.start();
@@ -423,6 +465,66 @@ void host_apply(const SparseMatrix& a, std::span<const real> x, std::span<real> 
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
     y[i] = s;
   }
+}
+
+HodgeStar diagonal_star(std::vector<real> d, index owned) {
+  HodgeStar h;
+  h.matrix.rows = owned;
+  h.matrix.cols = static_cast<index>(d.size());
+  h.matrix.offset.resize(static_cast<std::size_t>(owned) + 1);
+  h.matrix.column.resize(static_cast<std::size_t>(owned));
+  for (index i = 0; i < owned; ++i) {
+    h.matrix.offset[i + 1] = i + 1;
+    h.matrix.column[i] = i;
+  }
+  h.matrix.value.assign(d.begin(), d.begin() + owned);
+  h.diagonal = std::move(d);
+  h.is_diagonal = true;
+  return h;
+}
+
+HodgeStar matrix_star(SparseMatrix a, index local) {
+  HodgeStar h;
+  h.diagonal = matrix_diagonal(a);
+  h.diagonal.resize(static_cast<std::size_t>(local), 0);
+  h.matrix = std::move(a);
+  return h;
+}
+
+// The rows of M C are gathered entry by entry; with a diagonal M each row has the face's own
+// curl entities, so the sum is (M_f s)^2 W_kk over them in face_curl order.
+std::vector<real> viscous_diagonal(const topology::Mesh& m, const HodgeStar& face,
+                                   const HodgeStar& edge) {
+  std::vector<real> d(static_cast<std::size_t>(m.n_faces), 0);
+  const int cw = m.curl_width();
+  const SparseMatrix& a = face.matrix;
+  std::vector<std::pair<index, real>> row;
+  for (index f = 0; f < a.rows; ++f) {
+    row.clear();
+    for (index e = a.offset[f]; e < a.offset[f + 1]; ++e)
+      for (int j = 0; j < cw; ++j) {
+        const index k = m.face_curl[cw * a.column[e] + j];
+        const real v = a.value[e] * m.face_curl_sign[cw * a.column[e] + j];
+        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == k; });
+        if (it == row.end())
+          row.emplace_back(k, v);
+        else
+          it->second += v;
+      }
+    for (const auto& [k, v] : row) d[f] += v * v * edge.diagonal[k];
+  }
+  return d;
+}
+
+std::pair<std::vector<real>, std::vector<real>> stream_diagonals(const topology::Mesh& m,
+                                                                 const SparseMatrix& s,
+                                                                 std::span<const real> w) {
+  std::vector<real> dm = matrix_diagonal(s), dv(static_cast<std::size_t>(m.n_curl()), 0);
+  dm.resize(dv.size(), 0);
+  for (index k = 0; k < s.rows; ++k)
+    for (index e = s.offset[k]; e < s.offset[k + 1]; ++e)
+      dv[k] += w[s.column[e]] * s.value[e] * s.value[e];
+  return {dm, dv};
 }
 
 }  // namespace scfd::physics::ns

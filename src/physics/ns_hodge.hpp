@@ -1,7 +1,10 @@
-// The Hodge stars of the 3D staggered scheme on tetrahedra (docs/methods.md, "3D on tetrahedral
-// meshes"), assembled on the host as sparse matrices over a rank's local entities: rows are the
-// owned faces or edges, columns local indices (ghosts included), so a backend applies them as one
-// gather once the input's ghosts are exchanged (every stencil stays inside the one ghost layer).
+// The Hodge stars of the staggered scheme as one host object (HodgeStar: the assembled matrix and
+// its diagonal), from which the operators and their Jacobi diagonals are built, and the stars of
+// the 3D scheme on tetrahedra (docs/methods.md, "3D on tetrahedral meshes"), assembled on the host
+// as sparse matrices over a rank's local entities: rows are the owned faces or edges, columns
+// local indices (ghosts included), so a backend applies them as one gather once the input's
+// ghosts are exchanged (every stencil stays inside the one ghost layer). The 2D stars are the
+// circumcentric diagonals of ns_geometry.cpp.
 //
 //  - Face star M_RT: the exact mass matrix of the lowest-order Raviart-Thomas fluxes,
 //    M_RT = J I + D^T Lambda D, with I the cell mean of the flux field and J = I^T V its
@@ -25,6 +28,7 @@
 #include <array>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "backend/sparse_matrix.hpp"
@@ -41,9 +45,37 @@ std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c
 // M_RT: n_owned_faces rows, n_faces columns.
 SparseMatrix rt_face_mass(const topology::Mesh& m);
 
-// S = R M_RT C, the exact curl-curl matrix of the lowest-order Nedelec space: n_owned_edges rows,
-// n_edges columns.
-SparseMatrix stream_matrix(const topology::Mesh& m);
+// A Hodge star on the host: the assembled matrix (rows: the owned entities; columns: the local
+// entities, ghosts included) and its diagonal on every local entity (the ghosts as the caller
+// exchanged them). A diagonal star has one entry per row (the 2D stars).
+struct HodgeStar {
+  SparseMatrix matrix;
+  std::vector<real> diagonal;
+  bool is_diagonal = false;
+};
+
+// The diagonal star d (every local entity, ghosts included): `owned` rows.
+HodgeStar diagonal_star(std::vector<real> d, index owned);
+// The star a (owned rows) with its diagonal on `local` entities, the ghosts 0 (the caller
+// exchanges them).
+HodgeStar matrix_star(SparseMatrix a, index local);
+
+// S = R M C on the owned curl entities (columns: local curl entities). 2D: the node Laplacian
+// with the edge weights of the diagonal star M = diag(mass) (every local face); 3D (mass empty):
+// the exact curl-curl matrix of the lowest-order Nedelec space with M = M_RT, assembled cell by
+// cell (M_RT's rows of ghost faces are not stored).
+SparseMatrix stream_matrix(const topology::Mesh& m, std::span<const real> mass = {});
+
+// The Jacobi diagonals of the operators built from the stars M (face) and W (edge), W replaced
+// by its diagonal where it stands between two factors, on the owned entities (zero on ghosts):
+//  - viscous_diagonal: diag(M C W R M)_f = sum over curl entities k of (M C)_fk^2 W_kk (n_faces);
+//  - stream_diagonals: diag(S) and diag(S W S)_k = sum_j W_jj S_kj^2 for S = R M C
+//    (stream_matrix), W_jj = w[j] on every local curl entity (n_curl entries).
+std::vector<real> viscous_diagonal(const topology::Mesh& m, const HodgeStar& face,
+                                   const HodgeStar& edge);
+std::pair<std::vector<real>, std::vector<real>> stream_diagonals(const topology::Mesh& m,
+                                                                 const SparseMatrix& s,
+                                                                 std::span<const real> w);
 
 // The wall samples b of one boundary face f: 6 values, slot 2k + j (k = 0..2 the face's node
 // face_nodes[3f + k], j = 0, 1 the edge from it to node k + 1 + j mod 3), for the wall velocity

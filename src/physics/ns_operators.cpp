@@ -11,8 +11,20 @@
 
 namespace scfd::physics::ns {
 
-Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g) {
-  mass = be.make_field_from(g.mass);
+Star::Star(const backend::Backend& be, const HodgeStar& star)
+    : be_(be), diagonal_(be.make_field_from(star.diagonal)) {
+  if (!star.is_diagonal) matrix_ = be.make_matrix(star.matrix);
+}
+
+void Star::apply(const Field& x, Field& y, backend::Rows rows) const {
+  if (matrix_)
+    be_.matrix_apply(*matrix_, x, y, rows);
+  else
+    be_.multiply(*diagonal_, x, y);
+}
+
+Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g)
+    : face_star(be, g.face_star), edge_star(be, g.edge_star) {
   fixed = be.make_field_from(g.fixed);
   for (std::size_t f = 0; f < g.fixed.size(); ++f)
     if (g.fixed[f] != 0) fixed_faces.push_back(static_cast<index>(f));
@@ -22,7 +34,6 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
   free = be.make_field_from(free_host);
   mobility = be.make_field_from(g.mobility);
   neg_mobility = be.make_field_from(neg);
-  weight = be.make_field_from(g.dual_weight);
   viscous_diag = be.make_field_from(g.viscous_diag);
   pressure_diag = be.make_field_from(g.pressure_diag);
   cfl_weight = be.make_field_from(g.cfl_weight);
@@ -33,26 +44,6 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
   bc_pressure = be.make_field(nb);
   zero_boundary = be.make_field(nb);
   bc_circulation = be.make_field(m.n_curl());
-  if (m.dim == 3) {
-    face_matrix = be.make_matrix(g.face_star);
-    edge_matrix = be.make_matrix(g.edge_star.w);
-  }
-}
-
-void Coefficients::face_star(const backend::Backend& be, const Field& x, Field& y,
-                             backend::Rows rows) const {
-  if (face_matrix)
-    be.matrix_apply(*face_matrix, x, y, rows);
-  else
-    be.multiply(*mass, x, y);
-}
-
-void Coefficients::edge_star(const backend::Backend& be, const Field& gamma, Field& omega,
-                             backend::Rows rows) const {
-  if (edge_matrix)
-    be.matrix_apply(*edge_matrix, gamma, omega, rows);
-  else
-    be.multiply(*weight, gamma, omega);
 }
 
 void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& b) {
@@ -97,11 +88,11 @@ void MomentumOperator::apply(Field& x, Field& y) const {
   // run again in the interface part, with the ghosts, so free_x_ is complete afterwards.
   halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
     be_.multiply(*k_.free, x, *free_x_);
-    be_.multiply(*k_.mass, *free_x_, *viscous_x_);
+    k_.face_star.apply(*free_x_, *viscous_x_);
     be_.rotation(m_, *viscous_x_, *circulation_, rows);
   });
   viscous_from_circulation(*viscous_x_, nullptr);
-  be_.multiply(*k_.mass, *free_x_, y);
+  k_.face_star.apply(*free_x_, y);
   combine(x, y);
 }
 
@@ -117,7 +108,7 @@ void MomentumOperator::combine(const Field& x, Field& y) const {
 }
 
 void MomentumOperator::diagonal(Field& d) const {
-  be_.copy(*k_.mass, d);
+  be_.copy(k_.face_star.diagonal(), d);
   be_.axpy(nu_dt, *k_.viscous_diag, d);
   be_.multiply(*k_.free, d, d);
   be_.axpy(1, *k_.fixed, d);
@@ -128,7 +119,7 @@ void MomentumOperator::diagonal(Field& d) const {
 void MomentumOperator::apply_3d(Field& x, Field& y) const {
   halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
     be_.multiply(*k_.free, x, *free_x_);
-    k_.face_star(be_, *free_x_, *star_x_, rows);
+    k_.face_star.apply(*free_x_, *star_x_, rows);
   });
   viscous_3d(*star_x_, *viscous_x_, nullptr);
   be_.copy(*star_x_, y);
@@ -139,32 +130,32 @@ void MomentumOperator::viscous_3d(Field& mx, Field& y, const Field* extra) const
   halo::overlap(halo_.faces, be_, mx,
                 [&](backend::Rows rows) { be_.rotation(m_, mx, *circulation_, rows); });
   halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
-                [&](backend::Rows rows) { k_.edge_star(be_, *circulation_, *vorticity_, rows); });
+                [&](backend::Rows rows) { k_.edge_star.apply(*circulation_, *vorticity_, rows); });
   if (extra != nullptr) be_.axpy(1, *extra, *vorticity_);
   halo::overlap(curl_plan(halo_, m_), be_, *vorticity_,
                 [&](backend::Rows rows) { be_.curl(m_, *vorticity_, *curl_w_, rows); });
   halo::overlap(halo_.faces, be_, *curl_w_,
-                [&](backend::Rows rows) { k_.face_star(be_, *curl_w_, y, rows); });
+                [&](backend::Rows rows) { k_.face_star.apply(*curl_w_, y, rows); });
 }
 
 // y serves as the scratch of M x before it receives the result (2D).
 void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) const {
   if (!k_.diagonal_stars()) {
-    k_.face_star(be_, x, *star_x_);
+    k_.face_star.apply(x, *star_x_);
     viscous_3d(*star_x_, y, extra);
     return;
   }
-  be_.multiply(*k_.mass, x, y);
+  k_.face_star.apply(x, y);
   be_.rotation(m_, y, *circulation_);
   viscous_from_circulation(y, extra);
 }
 
 void MomentumOperator::viscous_from_circulation(Field& y, const Field* extra) const {
   if (extra != nullptr) be_.axpy(1, *extra, *circulation_);
-  be_.multiply(*k_.weight, *circulation_, *circulation_);
+  k_.edge_star.apply(*circulation_, *circulation_);
   halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
                 [&](backend::Rows rows) { be_.curl(m_, *circulation_, y, rows); });
-  be_.multiply(*k_.mass, y, y);
+  k_.face_star.apply(y, y);
 }
 
 PressureOperator::PressureOperator(const topology::Mesh& m, const backend::Backend& be,

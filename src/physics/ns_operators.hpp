@@ -30,6 +30,24 @@ inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
   return halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge);
 }
 
+// A Hodge star on the backend (HodgeStar, ns_hodge.hpp): y = star x on the owned entities `rows`
+// names, x with its ghosts. A diagonal star (2D) is an element-wise product: it writes every
+// entry, ghosts included, ignores rows and may take y = x; a matrix star (3D) is a stored sparse
+// matrix (Backend::matrix_apply), y must not be x. diagonal(): the star's diagonal on every local
+// entity, for Jacobi preconditioners and norms.
+class Star {
+ public:
+  Star(const backend::Backend& be, const HodgeStar& star);
+  void apply(const Field& x, Field& y, backend::Rows rows = backend::Rows::all) const;
+  const Field& diagonal() const { return *diagonal_; }
+  bool is_diagonal() const { return !matrix_; }
+
+ private:
+  const backend::Backend& be_;
+  FieldPtr diagonal_;
+  std::unique_ptr<backend::Matrix> matrix_;  // null: diagonal
+};
+
 // The mesh factors of ns_geometry.hpp on the backend (set once) and the boundary data of
 // ns_setup.hpp (re-uploaded when it depends on time). Face fields have n_faces entries, cell
 // fields n_cells, curl fields n_curl, boundary fields one (or 3) per owned boundary face.
@@ -38,24 +56,15 @@ struct Coefficients {
   // Uploads the boundary data at one time; the fluxes at the faces whose flux is data only
   // (Backend::upload_entries: GL_POINTS on gl-raster), bc_flux 0 elsewhere.
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
+  bool diagonal_stars() const { return face_star.is_diagonal(); }
 
-  // The Hodge stars (ns_geometry.hpp): the face star M (2D diag(L/A), 3D M_RT) and the edge star
-  // W (2D diag(1/A*), 3D W_mp). y = M x on the owned faces `rows` names, x with its ghosts; a
-  // diagonal star (2D) writes every entry, ghosts included, and ignores rows. y must not be x.
-  void face_star(const backend::Backend& be, const Field& x, Field& y,
-                 backend::Rows rows = backend::Rows::all) const;
-  // omega = W gamma on the owned curl entities (the same contract as face_star).
-  void edge_star(const backend::Backend& be, const Field& gamma, Field& omega,
-                 backend::Rows rows = backend::Rows::all) const;
-  bool diagonal_stars() const { return !face_matrix; }
-
+  Star face_star;                  // M: 2D diag(L/A), 3D M_RT
+  Star edge_star;                  // W: 2D diag(1/A*), 3D W_mp
   std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)
-  // geometry; mass and weight: the stars' diagonals (the stars themselves in 2D)
-  FieldPtr mass, fixed, free, mobility, neg_mobility, weight, viscous_diag, pressure_diag,
-      cfl_weight, courant_weight;
-  std::unique_ptr<backend::Matrix> face_matrix, edge_matrix;  // 3D: M_RT, W_mp
-  FieldPtr bc_flux;                                           // faces: the fluxes that are data
-  FieldPtr bc_velocity, bc_pressure, zero_boundary;           // boundary faces (3, 1, 1 per face)
+  FieldPtr fixed, free, mobility, neg_mobility, viscous_diag, pressure_diag, cfl_weight,
+      courant_weight;
+  FieldPtr bc_flux;                                  // faces: the fluxes that are data
+  FieldPtr bc_velocity, bc_pressure, zero_boundary;  // boundary faces (3, 1, 1 per face)
   // Curl entities: the wall part of the vorticity. 2D: a circulation b (omega = W (Gamma + b));
   // 3D: a vorticity beta (omega = W_mp Gamma + beta; ns_hodge.hpp).
   FieldPtr bc_circulation;
@@ -105,7 +114,7 @@ class MomentumOperator final : public solvers::LinearOperator {
   index size() const override { return m_.n_faces; }
   index owned() const override { return m_.n_owned_faces; }
   void apply(Field& x, Field& y) const override;
-  // d = free .* (mass + nu dt viscous_diag) + fixed.
+  // d = free .* (diag(M) + nu dt viscous_diag) + fixed.
   void diagonal(Field& d) const override;
   // y = M C W (R M x + extra) (3D: M C (W R M x + extra)), owned faces; x needs its ghosts.
   // `extra` (curl entities, or null) is the wall part (Coefficients::bc_circulation). y must not

@@ -14,36 +14,6 @@
 namespace scfd::physics::ns {
 namespace {
 
-// Jacobi diagonals on the owned entities: (R M C)_kk = sum_f M_f over the faces of k, and
-// (R M C W R M C)_kk = sum_j W_j (R M C)_jk^2 over the entities j sharing a face with k.
-std::pair<std::vector<real>, std::vector<real>> diagonals(const topology::Mesh& m,
-                                                          std::span<const real> mass,
-                                                          std::span<const real> weight) {
-  std::vector<real> dm(static_cast<std::size_t>(m.n_curl()), 0), dv(dm.size(), 0);
-  const int cw = m.curl_width();
-  std::vector<std::pair<index, real>> row;
-  for (index k = 0; k < m.n_owned_curl(); ++k) {
-    row.clear();
-    const auto faces = m.curl_faces.row(k);
-    const auto signs = m.curl_faces.row_sign(k);
-    for (std::size_t i = 0; i < faces.size(); ++i) {
-      const index f = faces[i];
-      dm[k] += mass[f];
-      for (int j = 0; j < cw; ++j) {
-        const real v = signs[i] * m.face_curl_sign[cw * f + j] * mass[f];
-        const index e = m.face_curl[cw * f + j];
-        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == e; });
-        if (it == row.end())
-          row.emplace_back(e, v);
-        else
-          it->second += v;
-      }
-    }
-    for (const auto& [e, v] : row) dv[k] += weight[e] * v * v;
-  }
-  return {dm, dv};
-}
-
 // 2D: the weight of edge e for the node Laplacian L is M of the face with the same two nodes.
 std::vector<real> edge_masses(const topology::Mesh& m, std::span<const real> mass) {
   std::map<std::pair<index, index>, index> edge_of;
@@ -60,23 +30,12 @@ std::vector<real> edge_masses(const topology::Mesh& m, std::span<const real> mas
   return w;
 }
 
-// 3D: the diagonal of S and of S W S with W replaced by its diagonal (weight, with ghosts).
-std::pair<std::vector<real>, std::vector<real>> diagonals_3d(const topology::Mesh& m,
-                                                             const backend::SparseMatrix& s,
-                                                             std::span<const real> weight) {
-  std::vector<real> dm = matrix_diagonal(s), dv(static_cast<std::size_t>(m.n_curl()), 0);
-  dm.resize(dv.size(), 0);
-  for (index k = 0; k < s.rows; ++k)
-    for (index e = s.offset[k]; e < s.offset[k + 1]; ++e)
-      dv[k] += s.value[e] * s.value[e] * weight[s.column[e]];
-  return {dm, dv};
-}
-
 }  // namespace
 
 StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& be,
-                               halo::Halo& halo, const Coefficients& k, std::span<const real> mass,
-                               std::span<const real> weight, real upwind)
+                               halo::Halo& halo, const Coefficients& k,
+                               std::span<const real> face_diagonal,
+                               std::span<const real> edge_diagonal, real upwind)
     : m_(m),
       be_(be),
       halo_(halo),
@@ -90,18 +49,18 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   fixed_host_.assign(static_cast<std::size_t>(nk), 0);
   chain_host_.assign(fixed_host_.size(), 0);
   update_masks();
+  // 2D: S is the node Laplacian, applied by the backend's node system; its matrix here gives the
+  // Jacobi diagonals. 3D: S is applied as the stored matrix.
+  const backend::SparseMatrix s = m.dim == 2 ? stream_matrix(m, face_diagonal) : stream_matrix(m);
+  const auto [dm, dv] = stream_diagonals(m, s, edge_diagonal);
+  diag_mass_ = be.make_field_from(dm);
+  diag_viscous_ = be.make_field_from(dv);
   if (m.dim == 3) {
-    const backend::SparseMatrix s = stream_matrix(m);
-    const auto [dm, dv] = diagonals_3d(m, s, weight);
-    diag_mass_ = be.make_field_from(dm);
-    diag_viscous_ = be.make_field_from(dv);
     stream_ = be.make_matrix(s);
     return;
   }
-  const auto [dm, dv] = diagonals(m, mass, weight);
-  diag_mass_ = be.make_field_from(dm);
-  diag_viscous_ = be.make_field_from(dv);
-  const FieldPtr w = be.make_field_from(edge_masses(m, mass)), zero = be.make_field(m.n_nodes);
+  const FieldPtr w = be.make_field_from(edge_masses(m, face_diagonal)),
+                 zero = be.make_field(m.n_nodes);
   assembled_ = be.make_node_system(m, *zero, 1, *w, *zero);
 }
 
@@ -182,9 +141,9 @@ void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
   laplacian(x, *lx_, exchange_x);
   if (stream_)
     halo::overlap(curl_plan(halo_, m_), be_, *lx_,
-                  [&](backend::Rows rows) { k_.edge_star(be_, *lx_, *wlx_, rows); });
+                  [&](backend::Rows rows) { k_.edge_star.apply(*lx_, *wlx_, rows); });
   else
-    k_.edge_star(be_, *lx_, *wlx_);
+    k_.edge_star.apply(*lx_, *wlx_);
   laplacian(*wlx_, y, true);
   be_.xpay(*lx_, nu_dt, y);
   if (advecting == nullptr || convection_dt == 0) return;

@@ -13,8 +13,8 @@
 // convection; positive semi-definite, with the gradients of the interior
 // node functions as null space (C G = 0), a consistent system; the convection part keeps that
 // null space and makes the system non-symmetric (BiCGStab). Its Jacobi diagonal is that of the
-// symmetric part, 1 on the boundary-data entities outside the chains. Internal to the physics
-// module.
+// symmetric part (from S and W's diagonal), 1 on the boundary-data entities outside the chains.
+// Internal to the physics module.
 #pragma once
 
 #include <memory>
@@ -27,11 +27,13 @@ namespace scfd::physics::ns {
 
 class StreamOperator final : public solvers::LinearOperator {
  public:
-  // `mass` and `weight` are M per local face and W per local curl entity (ghosts included), on
-  // the host for the assembly and on the backend (k) for the products.
+  // face_diagonal and edge_diagonal: the diagonals of the stars M and W on every local face and
+  // curl entity (HodgeStar::diagonal; in 2D the stars themselves), on the host for the assembly
+  // of S and its Jacobi diagonals (ns_hodge.hpp, stream_diagonals); the products use the stars
+  // on the backend (k).
   StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                 const Coefficients& k, std::span<const real> mass, std::span<const real> weight,
-                 real upwind);
+                 const Coefficients& k, std::span<const real> face_diagonal,
+                 std::span<const real> edge_diagonal, real upwind);
   index size() const override { return m_.n_curl(); }
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override;
