@@ -185,7 +185,7 @@ int run_case(const RunOptions& opt) {
     return 0;
   }
   prepare_output_directory(c, out.directory);
-  for (const auto& plugin : plugins) plugin->start();
+  for (const auto& plugin : plugins) plugin->start(restarted);
   std::unique_ptr<output::SeriesWriter> writer;
   std::string error;
   try {

@@ -154,11 +154,61 @@ TEST(Restart, ForcesGoOnAsWithoutTheRestart) {
   Case c = kClassical;
   c.args += " --set forces.patch=top --set 'forces.normal=[0,1,0]'";
   run_both(c, dir / "whole", dir / "part", 1, 1);
-  // Steps 11-20 of both runs (the restarted run appends to part/forces.csv).
+  // Steps 11-20 of both runs (the restarted run continues part/forces.csv).
   auto tail = [](const std::string& csv) { return csv.substr(csv.find("\n11,") + 1); };
   const std::string whole = test::slurp(dir / "whole" / "forces.csv");
   ASSERT_NE(whole.find("\n11,"), std::string::npos) << whole;
   EXPECT_EQ(tail(whole), tail(test::slurp(dir / "part" / "forces.csv")));
+  fs::remove_all(dir);
+}
+
+// A restart keeps the probe and force history: the interrupted run got to step 15 past its
+// checkpoint of step 10; continued from that checkpoint to step 20, probes.csv and forces.csv
+// hold every row of the uninterrupted run, bit for bit (rows 11-15 of the first run are replaced
+// by the restarted run's). Both models, 1 and 2 ranks.
+TEST(Restart, ProbeAndForceHistoryIsKept) {
+  const std::string extra =
+      " --set forces.patch=top --set 'forces.normal=[0,1,0]' --set 'probes.x=[0.5, 0.25]'"
+      " --set 'probes.y=[0.5, 0.75]' --set 'probes.z=[0.5, 0.5]' --set output.interval=0 ";
+  for (const auto& [c, np] : {std::pair<Case, int>{kClassical, 1}, {kExact, 2}}) {
+    SCOPED_TRACE(c.model + " on " + std::to_string(np) + " ranks");
+    const fs::path dir = test::fresh_directory("restart_history");
+    auto r = run(c.args + extra + c.whole + in(dir / "whole"), np);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    r = run(
+        c.args + extra + "--set time.steps=15 --set checkpoint.every_steps=10" + in(dir / "part"),
+        np);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const fs::path checkpoint = dir / "part" / (c.model + "_checkpoint_000010.h5");
+    ASSERT_TRUE(fs::exists(checkpoint)) << r.out;
+    r = run(c.args + extra + c.whole + " --restart " + checkpoint.string() + in(dir / "part"), np);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const char* file : {"probes.csv", "forces.csv"}) {
+      const std::string whole = test::slurp(dir / "whole" / file);
+      EXPECT_NE(whole.find("\n20,"), std::string::npos) << whole;
+      EXPECT_EQ(test::slurp(dir / "part" / file), whole) << file;
+    }
+    fs::remove_all(dir);
+  }
+}
+
+// Probes that changed between the runs cannot continue the old file: it is kept beside the new
+// one, whose rows start after the restart step.
+TEST(Restart, ChangedProbesKeepTheOldFileBesideTheNewOne) {
+  const fs::path dir = test::fresh_directory("restart_probes_changed");
+  const std::string probes =
+      " --set 'probes.x=[0.5]' --set 'probes.y=[0.5]' --set 'probes.z=[0.5]'";
+  auto r = run(kClassical.args + probes + " --set time.steps=10 --set checkpoint.every_steps=10" +
+               in(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string before = test::slurp(dir / "probes.csv");
+  r = run(kClassical.args + probes + " --set probes.pressure=false --set time.steps=12 --restart " +
+          (dir / "ns-classical_checkpoint_000010.h5").string() + in(dir));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("probes.csv: its columns differ"), std::string::npos) << r.err;
+  EXPECT_EQ(test::slurp(dir / "probes.csv.before-restart"), before);
+  const std::string after = test::slurp(dir / "probes.csv");
+  EXPECT_EQ(after.rfind("step,time,p0_ux,p0_uy,p0_uz\n11,", 0), 0u) << after;
   fs::remove_all(dir);
 }
 

@@ -120,7 +120,12 @@ class Forces final : public Plugin {
     gather_lists();
   }
 
-  void start() override { csv_.create(); }
+  void start(bool restarted) override {
+    if (restarted)
+      csv_.resume(flow_.step());
+    else
+      csv_.create();
+  }
 
   void after_step() override {
     const PatchForce f = force();

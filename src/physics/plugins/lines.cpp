@@ -65,7 +65,7 @@ class Lines final : public Plugin {
     }
   }
 
-  void start() override {
+  void start(bool /*restarted*/) override {  // written at the end: no history
     for (const CsvFile& f : files_) f.create();
   }
 

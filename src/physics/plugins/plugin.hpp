@@ -2,8 +2,9 @@
 // section, its sampling and its output file, and reads the flow only through FlowAccess, so a
 // model only advances the state. The run loop makes them after the model (which reads their
 // sections and locates their points, writing nothing), calls start() before the first step (which
-// creates their files), after_step() after every step, finish() once when the run ends (with the
-// state it ends on), and adds their figures() to the run summary. Every method is collective.
+// creates their files; after a restart, a history file keeps its rows up to the restart step),
+// after_step() after every step, finish() once when the run ends (with the state it ends on), and
+// adds their figures() to the run summary. Every method is collective.
 //
 //   section              plugin    writes                              figures
 //   [probes]             probes    OUTPUT/probes.csv, every step       probeN_ux, ..., probeN_p
@@ -25,7 +26,7 @@ namespace scfd::physics {
 class Plugin {
  public:
   virtual ~Plugin() = default;
-  virtual void start() {}
+  virtual void start(bool /*restarted*/) {}
   virtual void after_step() {}
   virtual void finish() {}
   virtual std::vector<std::pair<std::string, double>> figures() { return {}; }

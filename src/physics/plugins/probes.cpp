@@ -22,7 +22,12 @@ class Probes final : public Plugin {
         sampler_(c, "probes.x", flow, std::move(points)),
         csv_(file, header()) {}
 
-  void start() override { csv_.create(); }
+  void start(bool restarted) override {
+    if (restarted)
+      csv_.resume(flow_.step());
+    else
+      csv_.create();
+  }
 
   void after_step() override {
     std::string line = fmt::format("{},{:.10g}", flow_.step(), flow_.time());
