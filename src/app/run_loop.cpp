@@ -109,6 +109,7 @@ std::string checkpoint_clause(physics::Model& model, Checkpoints& checkpoints) {
 int end_early(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
               const OutputSettings& out, Checkpoints& checkpoints, RunSummary& summary,
               bool interrupted, const std::string& why) {
+  if (interrupted) honour_stop_request();  // the last state's solves must run to the end
   model.restore_state();
   summary.status = interrupted ? "interrupted" : "failed";
   summary.message = why;
@@ -156,6 +157,7 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
     if (!failure.empty())
       return end_early(model, plugins, writer, out, checkpoints, summary, false, failure);
     const bool stop = solvers::any_rank(o.abandoned || stop_requested());
+    if (stop) honour_stop_request();  // the last state's solves must run to the end
     if (solvers::any_rank(o.abandoned))
       return end_early(
           model, plugins, writer, out, checkpoints, summary, true,

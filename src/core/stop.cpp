@@ -6,11 +6,12 @@
 namespace scfd {
 namespace {
 
-volatile std::sig_atomic_t g_stop = 0;  // 0, or the signal that asked (SIGINT when none did)
+volatile std::sig_atomic_t g_stop = 0;      // 0, or the signal that asked (SIGINT when none did)
+volatile std::sig_atomic_t g_honoured = 0;  // 1 once the run ends because of the request
 
+// The first signal is the one the exit code names; later ones change nothing.
 extern "C" void on_stop_signal(int signal) {
-  g_stop = signal;
-  std::signal(signal, SIG_DFL);
+  if (g_stop == 0) g_stop = signal;
 }
 
 }  // namespace
@@ -26,7 +27,11 @@ void remove_stop_handlers() {
 }
 
 bool stop_requested() {
-  return g_stop != 0;
+  return g_stop != 0 && g_honoured == 0;
+}
+
+void honour_stop_request() {
+  if (g_stop != 0) g_honoured = 1;
 }
 
 void request_stop() {
@@ -39,6 +44,7 @@ int stop_signal() {
 
 void clear_stop_request() {
   g_stop = 0;
+  g_honoured = 0;
 }
 
 }  // namespace scfd

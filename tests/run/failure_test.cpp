@@ -170,6 +170,45 @@ TEST(Failure, SigtermToTheRanksExits143Np2) {
   fs::remove_all(dir);
 }
 
+// ns-exact recovers its pressure (a Poisson solve) to write a state. Stopped by SIGTERM or
+// SIGINT on 1 and 2 ranks, or by two Ctrl-Cs 50 ms apart (users press it twice), it still
+// writes the last finished step, its checkpoint and the summary "interrupted", and exits 128 +
+// the signal.
+TEST(Failure, NsExactStoppedBySignalsWritesTheLastState) {
+  const std::string box = std::string(SCFD_SOURCE_DIR) +
+                          "/cases/cavity-box/case.toml --set 'mesh.divisions=[5,5,5]' "
+                          "--set physics.model=ns-exact --set time.steps=1000000 "
+                          "--set output.interval=0";
+  struct Stop {
+    int np;
+    const char* action;
+    int code;
+  };
+  for (const Stop& s : {Stop{1, "kill -TERM $pid", 143}, Stop{1, "kill -INT $pid", 130},
+                        Stop{1, "kill -INT $pid; sleep 0.05; kill -INT $pid", 130},
+                        Stop{2, "pkill -TERM -P $pid", 143}}) {
+    SCOPED_TRACE(std::string(s.action) + " on " + std::to_string(s.np) + " ranks");
+    const fs::path dir = test::fresh_directory("fail_exact_signal");
+    const std::string launcher = s.np == 1 ? "" : kMpirun2;
+    const auto r =
+        run_then(launcher + kBinary + " run " + box + in(dir), dir / "ns-exact.pvd", s.action);
+    EXPECT_EQ(r.exit_code, s.code) << r.err;
+    const std::string summary = summary_of(dir);
+    EXPECT_NE(summary.find("\"status\": \"interrupted\""), std::string::npos) << summary << r.err;
+    int states = 0, checkpoints = 0;
+    for (const auto& f : fs::directory_iterator(dir)) {
+      const std::string name = f.path().filename().string();
+      if (name.find("boundary") == std::string::npos &&
+          (name.ends_with(".pvtu") || (s.np == 1 && name.ends_with(".vtu"))))
+        ++states;
+      if (name.ends_with(".h5")) ++checkpoints;
+    }
+    EXPECT_EQ(states, 2) << "the initial and the interrupted state\n" << r.err;
+    EXPECT_EQ(checkpoints, 1) << r.err;
+    fs::remove_all(dir);
+  }
+}
+
 // A signal that reaches one rank only: it travels with the next PCG reduction, so both ranks
 // abandon the step at the same iteration.
 TEST(Failure, SignalToOneRankStopsEveryRankNp2) {
