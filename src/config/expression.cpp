@@ -113,7 +113,8 @@ class Parser {
     if (pos_ == text_.size()) fail("empty formula", pos_);
     expr();
     skip_space();
-    if (pos_ != text_.size()) fail(fmt::format("unexpected '{}'", text_[pos_]), pos_);
+    if (pos_ != text_.size())
+      fail(fmt::format("unexpected '{}'", printable(text_.substr(pos_, 1))), pos_);
     check_depth();
     check_constants();
     return std::move(code_);
@@ -121,7 +122,7 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& what, std::size_t at) const {
-    throw input_error("in formula '{}': {} at column {}", text_, what, at + 1);
+    throw input_error("in formula '{}': {} at column {}", printable(text_), what, at + 1);
   }
 
   void skip_space() {
@@ -170,7 +171,11 @@ class Parser {
     }
   }
 
+  // Every recursion of the grammar passes here (signs, exponents, parentheses, arguments), so
+  // counting the levels here bounds the parser's stack.
   void unary() {
+    if (++nesting_ > kMaxNesting)
+      fail(fmt::format("nested more than {} levels", kMaxNesting), pos_);
     if (accept('-')) {
       unary();
       emit(Op::kNeg);
@@ -178,6 +183,7 @@ class Parser {
       unary();
     else
       power();
+    --nesting_;
   }
 
   void power() {
@@ -201,7 +207,7 @@ class Parser {
     } else if (is_name_start(c)) {
       name();
     } else {
-      fail(fmt::format("unexpected '{}'", c), pos_);
+      fail(fmt::format("unexpected '{}'", printable(text_.substr(pos_, 1))), pos_);
     }
   }
 
@@ -289,8 +295,8 @@ class Parser {
     for (const Instruction& in : code_)
       if (in.op == Op::kPush && !std::isfinite(in.value))
         throw input_error(
-            "in formula '{}': a constant part evaluates to {} (a field must be finite)", text_,
-            nonfinite_name(in.value));
+            "in formula '{}': a constant part evaluates to {} (a field must be finite)",
+            printable(text_), nonfinite_name(in.value));
   }
 
   void check_depth() const {
@@ -299,13 +305,15 @@ class Parser {
       const int n = arity(in.op);
       depth += n == 0 ? 1 : 1 - n;
       if (depth > Expression::kMaxStack)
-        throw input_error("in formula '{}': too deeply nested (more than {} pending values)", text_,
-                          Expression::kMaxStack);
+        throw input_error("in formula '{}': too deeply nested (more than {} pending values)",
+                          printable(text_), Expression::kMaxStack);
     }
   }
 
+  static constexpr int kMaxNesting = 200;
   std::string_view text_;
   std::size_t pos_ = 0;
+  int nesting_ = 0;
   std::vector<Instruction> code_;
 };
 

@@ -9,8 +9,10 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace scfd {
 
@@ -26,6 +28,11 @@ template <typename... Args>
 InputError input_error(fmt::format_string<Args...> f, Args&&... args) {
   return InputError(fmt::format(f, std::forward<Args>(args)...));
 }
+
+// User input as a message quotes it: control characters escaped (\n, \t, \xNN: a newline would
+// split the one-line message, an escape sequence would reach the terminal) and text beyond `max`
+// characters cut, with "... (N characters)" saying how long it was.
+std::string printable(std::string_view text, std::size_t max = 80);
 
 [[noreturn]] void check_failed(const char* expr, const char* file, int line,
                                const std::string& message = {});

@@ -116,5 +116,34 @@ TEST(Expression, DeepFormulasAreRejected) {
   EXPECT_DOUBLE_EQ(Expression::parse(long_sum)(1, 0, 0, 0), 201.0);
 }
 
+// Nesting is limited while parsing, so no formula can overflow the stack (10^6 levels of each
+// recursive form did: SIGSEGV), and the message quotes a long formula cut to a readable length.
+TEST(Expression, NestingIsLimitedWhileParsing) {
+  const std::size_t n = 1000000;
+  const std::string parens = std::string(n, '(') + "x" + std::string(n, ')');
+  std::string powers = "x";
+  for (std::size_t i = 0; i < n / 2; ++i) powers += "^x";
+  std::string calls;
+  for (std::size_t i = 0; i < n / 4; ++i) calls += "sin(";
+  calls += "x" + std::string(n / 4, ')');
+  for (const std::string& f :
+       {parens, std::string(n, '-') + "x", std::string(n, '+') + "x", powers, calls}) {
+    const std::string e = parse_error(f);
+    EXPECT_NE(e.find("nested more than"), std::string::npos) << e.substr(0, 200);
+    EXPECT_LT(e.size(), 200u) << e.substr(0, 200);
+  }
+  std::string ok = "x";
+  for (int i = 0; i < 40; ++i) ok = "-(" + ok + ")";  // 40 levels: fine
+  EXPECT_DOUBLE_EQ(Expression::parse(ok)(1, 0, 0, 0), 1.0);
+}
+
+// A formula is quoted with its control characters escaped (a newline would split the message,
+// an escape sequence would reach the terminal).
+TEST(Expression, MessagesEscapeControlCharacters) {
+  EXPECT_EQ(parse_error("x\n+ $\x1b[31m"),
+            "in formula 'x\\n+ $\\x1b[31m': unexpected '\\n' at column 2");
+  EXPECT_EQ(parse_error("x + \x1b"), "in formula 'x + \\x1b': unexpected '\\x1b' at column 5");
+}
+
 }  // namespace
 }  // namespace scfd::config
