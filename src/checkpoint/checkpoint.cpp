@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <optional>
+#include <variant>
 
 #include "checkpoint/global_blocks.hpp"
 #include "core/error.hpp"
@@ -86,6 +89,27 @@ std::uint64_t checksum(std::span<const std::int64_t> ids, std::span<const real> 
   for (std::size_t i = 0; i < ids.size(); ++i)
     s += mix(static_cast<std::uint64_t>(ids[i]), std::bit_cast<std::uint64_t>(values[i]));
   return s;
+}
+
+// Checksum of the scalars: the root's step and time, then every /values entry in the model's
+// order.
+std::uint64_t values_checksum(double step, double time, std::span<const double> values) {
+  std::vector<std::int64_t> ids(values.size() + 2);
+  std::iota(ids.begin(), ids.end(), 0);
+  std::vector<real> all{step, time};
+  all.insert(all.end(), values.begin(), values.end());
+  return checksum(ids, all);
+}
+
+// Why the scalar v cannot be the value of `member` (empty: it can): finite; an int a whole number
+// in [-1, 2^31); a bool 0 or 1.
+std::string impossible(const physics::StateValue& member, double v) {
+  if (!std::isfinite(v)) return "not finite";
+  if (std::holds_alternative<int*>(member.value) &&
+      (v != std::floor(v) || v < -1 || v > std::numeric_limits<int>::max()))
+    return "not a count";
+  if (std::holds_alternative<bool*>(member.value) && v != 0 && v != 1) return "not 0 or 1";
+  return {};
 }
 
 }  // namespace
@@ -174,8 +198,13 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
                           static_cast<double>(im.count(e)));
     h5::write_attribute(g.get(), "fingerprint", im.fingerprint);
     const h5::Id values = h5::create_group(f, "values");
-    for (const physics::StateValue& v : state.values)
-      h5::write_attribute(values.get(), v.name, v.get());
+    std::vector<double> v(state.values.size());
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      v[k] = state.values[k].get();
+      h5::write_attribute(values.get(), state.values[k].name, v[k]);
+    }
+    h5::write_attribute(values.get(), "checksum",
+                        values_checksum(static_cast<double>(model.step()), model.time(), v));
   });
   h5::Id fields;
   steps([&] { fields = h5::create_group(file.get(), "fields"); });
@@ -234,6 +263,7 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
     if (!std::filesystem::is_regular_file(path, ec)) fail("no such file");
   }
   Header h;
+  double root_step = -1;
   h5::Steps steps;
   h5::Id file;
   steps([&] { file = h5::open_file(path, MPI_COMM_WORLD); });
@@ -246,8 +276,8 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
       throw h5::Error(
           fmt::format("format version {} (this streamcfd reads version {})", version, kVersion));
     h.model = h5::read_string(f, "model").value_or("");
-    h.step = static_cast<int>(h5::read_double(f, "step").value_or(-1));
-    h.time = h5::read_double(f, "time").value_or(0);
+    root_step = h5::read_double(f, "step").value_or(-1);
+    h.time = h5::read_double(f, "time").value_or(std::nan(""));
     h.ranks = static_cast<int>(h5::read_double(f, "ranks").value_or(0));
     if (h.model != model.name())
       throw h5::Error(fmt::format("it holds a {} state, the case runs {} (physics.model)", h.model,
@@ -303,6 +333,27 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
       if (!v) throw h5::Error("the value /values/" + state.values[k].name + " is missing");
       values[k] = *v;
     }
+    // The scalars decide how many steps run: a damaged one must not start a wrong run. The
+    // checksum (files of this release on) catches any change; the ranges catch the impossible.
+    const std::optional<std::uint64_t> sum = h5::read_u64(g.get(), "checksum");
+    if (sum && *sum != values_checksum(root_step, h.time, values))
+      throw h5::Error("the values /values are damaged (their checksum does not match)");
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const physics::StateValue& v = state.values[k];
+      if (const std::string why = impossible(v, values[k]); !why.empty())
+        throw h5::Error(
+            fmt::format("the value /values/{} = {} is damaged ({})", v.name, values[k], why));
+      if ((v.name == "step" && values[k] != root_step) || (v.name == "time" && values[k] != h.time))
+        throw h5::Error(fmt::format("the value /values/{} = {} is damaged (the file says {})",
+                                    v.name, values[k], v.name == "step" ? root_step : h.time));
+    }
+    if (!(root_step >= 0 && root_step <= std::numeric_limits<int>::max() &&
+          root_step == std::floor(root_step)) ||
+        !std::isfinite(h.time))
+      throw h5::Error(
+          fmt::format("its step {} or time {} is damaged (not a step count and a finite time)",
+                      root_step, h.time));
+    h.step = static_cast<int>(root_step);
   });
   fields = {};
   file = {};

@@ -6,7 +6,8 @@
 //   /case             the effective case file of the run that wrote it (bytes)
 //   /mesh             attributes: nodes, edges, faces, cells (global counts) and fingerprint (a
 //                     hash of every node's global id and coordinates and every cell's nodes)
-//   /values           one double attribute per StateValue (ints and bools exactly)
+//   /values           one double attribute per StateValue (ints and bools exactly), and
+//                     checksum (u64: of the root's step and time and every value, in order)
 //   /fields/NAME      one double per global entity id of its kind, in global id order;
 //                     attributes: entity ("node", "edge", "face", "cell") and checksum
 // Global id order makes the file independent of the rank count: a state written on N ranks

@@ -23,6 +23,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "common/run_command.hpp"
@@ -347,6 +348,50 @@ TEST(Restart, BadCheckpointsAreOneLineAndExit2) {
   expect_refused(kClassical.args + " --set 'mesh.divisions=[4,5,5]'", good, "another mesh");
   expect_refused(kClassical.args + " --set mesh.jitter=0.1", good, "another mesh");
   expect_refused(kExact.args, good, "it holds a ns-classical state, the case runs ns-exact");
+  fs::remove_all(dir);
+}
+
+// A copy of `good` with the double attribute `name` of the HDF5 object `object` set to v.
+fs::path with_attribute(const fs::path& good, const std::string& copy, const char* object,
+                        const char* name, double v) {
+  const fs::path out = good.parent_path().parent_path() / copy;
+  fs::copy_file(good, out, fs::copy_options::overwrite_existing);
+  const hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  const hid_t g = H5Oopen(f, object, H5P_DEFAULT);
+  const hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(a, H5T_NATIVE_DOUBLE, &v), 0) << object << " " << name;
+  H5Aclose(a), H5Oclose(g), H5Fclose(f);
+  return out;
+}
+
+// The scalars of the state (/values) and the root's step and time: a changed or impossible
+// value is refused with one line and exit 2 (before: NaN, inf or 1e300 steps ran without end or
+// exited 3, -1 or 2.5 ran the wrong number of steps with exit 0, a NaN time completed with a
+// null time, steady = 1 ran 0 steps).
+TEST(Restart, DamagedScalarsAreRefused) {
+  const fs::path dir = test::fresh_directory("restart_scalars");
+  const fs::path good = good_checkpoint(dir);
+  ASSERT_TRUE(fs::exists(good));
+  const std::string cavity = kClassical.args + " --set time.steps=6";
+  const double nan = std::nan(""), inf = HUGE_VAL;
+  int k = 0;
+  for (const auto& [object, name, v] :
+       std::vector<std::tuple<const char*, const char*, double>>{{"/values", "step", nan},
+                                                                 {"/values", "step", inf},
+                                                                 {"/values", "step", 1e300},
+                                                                 {"/values", "step", -1},
+                                                                 {"/values", "step", 2.5},
+                                                                 {"/values", "step", 4},
+                                                                 {"/values", "time", nan},
+                                                                 {"/values", "time", 0.5},
+                                                                 {"/values", "steady", 1},
+                                                                 {"/values", "last_dt", -inf},
+                                                                 {"/", "step", 2},
+                                                                 {"/", "time", nan}}) {
+    SCOPED_TRACE(std::string(object) + " " + name + " = " + std::to_string(v));
+    const fs::path bad = with_attribute(good, "bad" + std::to_string(k++) + ".h5", object, name, v);
+    expect_refused(cavity, bad, "damaged");
+  }
   fs::remove_all(dir);
 }
 
