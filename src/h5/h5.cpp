@@ -276,10 +276,38 @@ Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_
                     data.data());
 }
 
+namespace {
+
+// A damaged layout (one flipped bit in its version) made HDF5 copy past its buffers inside
+// H5Dread (SIGSEGV): a dataset is read only when it is stored as written, contiguous, its size
+// that of its dataspace and inside the file.
+void check_storage(hid_t dataset, const std::string& name) {
+  const Id dcpl{check(H5Dget_create_plist(dataset), "cannot read the layout of " + name), H5Pclose};
+  const Id type{check(H5Dget_type(dataset), "cannot read the type of " + name), H5Tclose};
+  const Id space{check(H5Dget_space(dataset), "cannot get a dataspace"), H5Sclose};
+  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+  const hsize_t bytes = H5Dget_storage_size(dataset);
+  const haddr_t at = H5Dget_offset(dataset);
+  const hid_t file = H5Iget_file_id(dataset);
+  hsize_t file_size = 0;
+  const herr_t got = file < 0 ? -1 : H5Fget_filesize(file, &file_size);
+  if (file >= 0) H5Fclose(file);
+  const std::size_t element = H5Tget_size(type.get());
+  const bool empty = n == 0 && bytes == 0;
+  if (got < 0 || H5Pget_layout(dcpl.get()) != H5D_CONTIGUOUS || n < 0 || element == 0 ||
+      (!empty && (bytes != static_cast<hsize_t>(n) * element || at == HADDR_UNDEF ||
+                  at > file_size || bytes > file_size - at)))
+    throw Error("the dataset " + name + " is damaged (its storage does not match its size)");
+}
+
+}  // namespace
+
 Id open_dataset(hid_t loc, const std::string& name) {
   if (!exists(loc, name)) throw Error("the dataset " + name + " is missing");
-  return {check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open the dataset " + name),
-          H5Dclose};
+  Id ds{check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "cannot open the dataset " + name),
+        H5Dclose};
+  check_storage(ds.get(), name);
+  return ds;
 }
 
 std::int64_t length(hid_t dataset) {

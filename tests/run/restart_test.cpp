@@ -345,6 +345,22 @@ TEST(Restart, BadCheckpointsAreOneLineAndExit2) {
     H5Fclose(f);
   }
   expect_refused(cavity, dir / "missing.h5", "/fields/velocity_flux_old is missing");
+  {  // one bit of the /case dataset's layout message (its version, 3 -> 2): HDF5 then copied
+     // past its buffers inside H5Dread (SIGSEGV)
+    const hid_t f = H5Fopen(good.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t ds = H5Dopen2(f, "/case", H5P_DEFAULT);
+    const haddr_t at = H5Dget_offset(ds);
+    H5Dclose(ds), H5Fclose(f);
+    std::string bytes = test::slurp(good);
+    // The layout message: version 3, class 1 (contiguous), then the data's address.
+    std::string pattern = {3, 1};
+    for (int k = 0; k < 8; ++k) pattern += static_cast<char>((at >> (8 * k)) & 0xff);
+    const std::size_t message = bytes.find(pattern);
+    ASSERT_NE(message, std::string::npos);
+    bytes[message] ^= 1;
+    std::ofstream(dir / "layout.h5", std::ios::binary) << bytes;
+  }
+  expect_refused(cavity, dir / "layout.h5", "the dataset case is damaged");
   expect_refused(kClassical.args + " --set 'mesh.divisions=[4,5,5]'", good, "another mesh");
   expect_refused(kClassical.args + " --set mesh.jitter=0.1", good, "another mesh");
   expect_refused(kExact.args, good, "it holds a ns-classical state, the case runs ns-exact");
