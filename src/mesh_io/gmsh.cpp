@@ -43,6 +43,10 @@ std::string read_file(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw input_error("{}: is a directory, expected a Gmsh mesh file", path);
+  // A device or a pipe (/dev/zero) would be read until memory runs out.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw input_error(
+        "{}: is not a regular file (a device, pipe or socket), expected a Gmsh mesh file", path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
   if (!f) throw input_error("{}: cannot open: {}", path, std::strerror(errno));
   std::string data;

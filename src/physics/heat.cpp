@@ -144,7 +144,12 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   dirichlet_ = be_.make_field(m.n_nodes);
   write_dirichlet(t_);
 
-  // Initial condition (Dirichlet nodes take their boundary value).
+  // Initial condition (Dirichlet nodes take their boundary value). A steady run has none: the
+  // key would change nothing but the solver's first guess.
+  if (steady_ && c.has("initial.temperature"))
+    c.fail("initial.temperature",
+           "a steady run (time.mode = \"steady\") has no initial state: remove it, or set "
+           "time.mode = \"transient\"");
   const config::Expression init = c.function("initial.temperature", 0.0);
   check_formula(c, "initial.temperature", init, m.node_x, t_);
   std::vector<real> t0(nn);

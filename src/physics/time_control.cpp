@@ -48,7 +48,9 @@ TimeControl::TimeControl(const config::Case& c, bool cfl_allowed) {
     end_ = c.require<double>("time.end");
     if (!(end_ > start_)) c.fail("time.end", fmt::format("must be > time.start = {}", start_));
     // The fewest steps the run can take: at dt, or at dt_max under CFL control.
-    const double least = std::ceil((end_ - start_) / (fixed_ ? dt_ : dt_max_) - 1e-9);
+    // At least one: a step longer than the whole run takes one step that ends on time.end.
+    const double least =
+        std::max(1.0, std::ceil((end_ - start_) / (fixed_ ? dt_ : dt_max_) - 1e-9));
     if (!(least <= kMaxSteps))
       c.fail(fixed_ ? "time.dt" : "time.dt_max",
              fmt::format("{:.3g} steps to time.end = {} (at most {} are run): a larger step or an "

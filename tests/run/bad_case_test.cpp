@@ -94,7 +94,7 @@ const BadValue kBadValues[] = {
     {"log_of_negative", "heat-square", "boundary.left.value='\"log(-1)\"'",
      "a constant part evaluates to NaN"},
     {"overflow", "cavity2d", "boundary.lid.velocity_x='\"10^400\"'", "evaluates to inf"},
-    {"formula_not_finite_on_mesh", "heat-square", "initial.temperature='\"log(x)\"'",
+    {"formula_not_finite_on_mesh", "heat-cube", "initial.temperature='\"log(x)\"'",
      "initial.temperature: the formula 'log(x)' is -inf at (0, "},
     {"zero_max_iterations", "cavity2d", "solver.max_iterations=0",
      "solver.max_iterations: must be between 1 and 10000000, got 0"},
@@ -131,6 +131,9 @@ const BadValue kBadValues[] = {
      "forces.outer_radius: must be larger than forces.inner_radius (0.05)"},
     {"forces_no_room", "cylinder2d", "forces.patch=walls",
      "forces.patch: the volume force needs room around the body"},
+    {"steady_initial", "heat-square", "initial.temperature=1",
+     "initial.temperature: a steady run (time.mode = \"steady\") has no initial state"},
+    {"device_mesh", "heat-square", "mesh.file='\"/dev/zero\"'", "/dev/zero: is not a regular file"},
 };
 
 class BadValueTest : public ::testing::TestWithParam<BadValue> {};
@@ -152,6 +155,21 @@ TEST_P(BadValueTest, OneLineErrorAndExitCode2) {
 
 INSTANTIATE_TEST_SUITE_P(Values, BadValueTest, ::testing::ValuesIn(kBadValues),
                          [](const auto& value) { return std::string(value.param.name); });
+
+// A fixed step far longer than the run (time.dt > 1e9 (time.end - time.start)) is one step that
+// ends on time.end (it used to run 0 steps and report "completed").
+TEST(BadValue, AStepLongerThanTheRunIsOneStep) {
+  const auto dir = test::fresh_directory("long_dt");
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
+                                   "/cases/heat-cube/case.toml --set time.dt=1e12"
+                                   " --set output.directory='\"" +
+                                   dir.string() + "\"'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string json = test::slurp(dir / "heat_summary.json");
+  EXPECT_NE(json.find("\"steps\": 1,"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"time\": 0.05"), std::string::npos) << json;
+  std::filesystem::remove_all(dir);
+}
 
 // A step count that does not fit an int (it used to be truncated silently).
 TEST(BadValue, StepsBeyondTwoToThe32) {
