@@ -160,9 +160,14 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   t_field_ = be_.make_field_from(t0);
   system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
-  if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg)
-    amg_ =
-        solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), nodes_, "heat");
+  if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg) {
+    try {  // the multigrid's set-up can find the mesh too stretched
+      amg_ = solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), nodes_,
+                               "heat");
+    } catch (const InputError& e) {
+      c.fail("solver.preconditioner", e.what());
+    }
+  }
 }
 
 void HeatModel::read_time(const config::Case& c) {

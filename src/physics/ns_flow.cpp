@@ -59,8 +59,12 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   const BoundaryData b = boundary_data(m, setup_, t_, halo, &wall_star_);
   check_balance(c, b);
   coef_->set_boundary(be, b);
-  pressure_solve_ =
-      std::make_unique<PressureSolve>(m, be, halo, *coef_, setup_.has_outlet, setup_.pressure);
+  try {  // the multigrid's set-up can find the mesh too stretched: name the key that chose it
+    pressure_solve_ =
+        std::make_unique<PressureSolve>(m, be, halo, *coef_, setup_.has_outlet, setup_.pressure);
+  } catch (const InputError& e) {
+    c.fail("solver.preconditioner", e.what());
+  }
 }
 
 std::vector<real> FlowModel::download(const Field& f) const {

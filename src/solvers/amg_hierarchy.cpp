@@ -32,6 +32,21 @@ std::vector<real> diagonal_of(const SparseMatrix& a) {
   return d;
 }
 
+// Why level `level`'s matrix cannot be smoothed (empty: it can): a diagonal entry that is not
+// positive. A symmetric positive definite fine matrix has positive diagonals on every Galerkin
+// level in exact arithmetic; in floating point a mesh whose cells are stretched by many orders
+// of magnitude loses that (cavity-1 with x scaled by 1e8: -1e-9 on level 1).
+std::string diagonal_problem(const SparseMatrix& a, std::size_t level) {
+  for (index i = 0; i < a.rows; ++i)
+    if (const real d = entry_at(a, i, i); !(d > 0))
+      return fmt::format(
+          "multigrid: diagonal entry {} of level {} ({} rows) is {}, not > 0: the matrix is "
+          "not positive definite in floating point, as on a mesh with cells stretched by many "
+          "orders of magnitude; improve the mesh or set solver.preconditioner = \"jacobi\"",
+          i, level, a.rows, d);
+  return {};
+}
+
 // The spectral radius of D^-1 A by 20 power iterations (an estimate from below, enlarged by 5 %:
 // it sets damping factors, which need the upper end of the spectrum).
 real jacobi_radius(const SparseMatrix& a, const std::vector<real>& d) {
@@ -261,6 +276,8 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
   h.levels.emplace_back().a = a;
   for (;;) {
     AmgLevel& level = h.levels.back();
+    if (std::string why = diagonal_problem(level.a, h.levels.size() - 1); !why.empty())
+      throw InputError(why);
     const std::vector<real> d = diagonal_of(level.a);
     const real omega = real(4) / 3 / jacobi_radius(level.a, d);
     level.weight = smoother_weights(level.a, d, omega);
@@ -402,6 +419,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
   for (;;) {
     AmgLevel& level = h.levels.back();
     const SparseMatrix own = owned_block(level.a);
+    agree_on_input_error(diagonal_problem(own, h.levels.size() - 1));  // collective
     const std::vector<real> d = diagonal_of(own);
     const real omega = own.rows > 0 ? real(4) / 3 / jacobi_radius(own, d) : 1;
     level.weight = smoother_weights(level.a, d, omega);
