@@ -8,7 +8,9 @@
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>
 #include <vtkFieldData.h>
+#include <vtkInformation.h>
 #include <vtkPointData.h>
+#include <vtkPoints.h>
 
 #include <exception>
 #include <fstream>
@@ -208,8 +210,19 @@ fs::path SeriesWriter::write_piece(double time, int step, std::span<const Field>
   const ClearArrays clear{s.grid};
   points->Initialize();
   cells->Initialize();
-  for (const auto& a : s.point_arrays) points->AddArray(a);
-  for (const auto& a : s.cell_arrays) cells->AddArray(a);
+  // The arrays kept between writes drop what the last write cached in their information (the
+  // value ranges): with it the XML writer closes an array with "></DataArray>" instead of "/>",
+  // so equal data would not give equal files (a restarted run against an uninterrupted one).
+  for (const auto& a : s.point_arrays) {
+    a->GetInformation()->Clear();
+    points->AddArray(a);
+  }
+  for (const auto& a : s.cell_arrays) {
+    a->GetInformation()->Clear();
+    cells->AddArray(a);
+  }
+  s.time_value->GetInformation()->Clear();
+  s.grid->GetPoints()->GetData()->GetInformation()->Clear();
   std::vector<std::vector<real>> store;  // point fields gathered to the piece's nodes
   store.reserve(point_fields.size());
   for (const Field& f : point_fields)
