@@ -58,6 +58,7 @@ BackendRequest read_backend_request(const config::Case& c) {
   if (device < -1 || device > 1023)
     c.fail("solver.device", "must be an EGL device index >= 0, or -1 for automatic");
   r.options.device = static_cast<int>(device);
+  r.options.device_origin = "solver.device";
   r.options.debug = c.get<bool>("solver.gl_debug", false);
   static constexpr std::array<std::string_view, 2> storages = {"buffer", "texture"};
   r.options.storage = c.choice("solver.storage", storages, "buffer");

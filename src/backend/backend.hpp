@@ -267,10 +267,11 @@ class Backend {
 
 // What a run asks of its backend besides the name.
 struct BackendOptions {
-  std::string precision = "fp64";  // "fp64" | "fp32" (GPU backends only)
-  int device = -1;                 // EGL device index; -1: node-local rank mod device count
-  bool debug = false;              // GL debug output and a check after every dispatch
-  std::string storage = "buffer";  // GPU fields: "buffer" | "texture" (docs/gpu.md §8)
+  std::string precision = "fp64";          // "fp64" | "fp32" (GPU backends only)
+  int device = -1;                         // EGL device index; -1: node-local rank mod device count
+  std::string device_origin = "--device";  // where `device` was given, for messages
+  bool debug = false;                      // GL debug output and a check after every dispatch
+  std::string storage = "buffer";          // GPU fields: "buffer" | "texture" (docs/gpu.md §8)
 };
 
 // Makes the backend a case asks for ("cpu" or "gl-compute"). InputError for a name this build does

@@ -58,8 +58,8 @@ int node_local_rank() {
 }
 
 // SCFD_GL_DEVICE > explicit index > node-local rank mod count.
-int choose_device(int requested, int count) {
-  std::string source = "--device";
+int choose_device(int requested, int count, std::string_view origin) {
+  std::string source(origin);
   if (const char* env = std::getenv("SCFD_GL_DEVICE"); env && *env) {
     char* end = nullptr;
     const long v = std::strtol(env, &end, 10);
@@ -239,9 +239,9 @@ void require_fp64(const DeviceInfo& d) {
         d.index, d.renderer);
 }
 
-Context Context::create(int device, bool debug, int min_gl) {
+Context Context::create(int device, bool debug, int min_gl, std::string_view origin) {
   const std::vector<EGLDeviceEXT> devices = egl_devices();
-  const int index = choose_device(device, static_cast<int>(devices.size()));
+  const int index = choose_device(device, static_cast<int>(devices.size()), origin);
   auto s = std::make_unique<State>();
   try {
     open_device(devices[static_cast<std::size_t>(index)], index, debug, *s, min_gl);

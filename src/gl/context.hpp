@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace scfd::gl {
@@ -47,7 +48,9 @@ class Context {
   // (synchronous, where the context has it) and a fatal check_errors() after every dispatch.
   // min_gl: the oldest core context accepted, 43 (GL 4.3, what compute shaders need) or 33 (GL
   // 3.3: gl-raster, fp32); the newest the driver gives is taken either way.
-  static Context create(int device = -1, bool debug = false, int min_gl = 43);
+  // `origin` names where `device` was given, for the message when it does not exist.
+  static Context create(int device = -1, bool debug = false, int min_gl = 43,
+                        std::string_view origin = "--device");
 
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;

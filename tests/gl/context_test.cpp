@@ -68,6 +68,17 @@ TEST(CheckKernelsCommand, EnvDeviceOutOfRangeExits2WithOneLine) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
+// The run's message names the case-file key, not a command-line option it did not use.
+TEST(RunCommand, CaseDeviceOutOfRangeNamesTheKey) {
+  const test::CommandResult r = test::run_command(
+      std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
+      "/cases/heat-square/case.toml --set solver.backend=gl-compute --set solver.device=99");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("EGL device 99 (from solver.device) does not exist"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
 TEST(CheckKernelsCommand, CompilesEveryKernel) {
   const test::CommandResult r = test::run_command(std::string(SCFD_BINARY) + " check-kernels");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;

@@ -312,13 +312,14 @@ struct GlBackend::State {
   }
 };
 
-GlBackend::GlBackend(Precision p, gl::Storage storage, int device, bool debug, gl::Driver driver)
+GlBackend::GlBackend(Precision p, gl::Storage storage, int device, bool debug, gl::Driver driver,
+                     std::string_view device_origin)
     : precision_(p),
       storage_(storage),
       driver_(driver),
       state_(std::make_unique<State>(
-          gl::Context::create(device, debug, driver == gl::Driver::raster ? 33 : 43), p, storage,
-          driver)) {
+          gl::Context::create(device, debug, driver == gl::Driver::raster ? 33 : 43, device_origin),
+          p, storage, driver)) {
   SCFD_CHECK(driver == gl::Driver::compute || storage == gl::Storage::texture,
              "the fragment driver draws into texture fields");
   if (p == Precision::fp64) gl::require_fp64(state_->context.info());

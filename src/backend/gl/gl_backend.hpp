@@ -47,8 +47,11 @@ class GlBackend final : public Backend {
   // on a device without double precision is an InputError that says fp32 is available.
   // Driver::raster is the gl-raster backend (docs/gpu.md §9): bodies as fragment programs over
   // texture fields, reductions by fold passes, halo receives as GL_POINTS.
+  // `device_origin` names where `device` was given ("--device", "solver.device") in the message
+  // for a device that does not exist.
   GlBackend(scfd::gl::Precision p, scfd::gl::Storage storage, int device, bool debug,
-            scfd::gl::Driver driver = scfd::gl::Driver::compute);
+            scfd::gl::Driver driver = scfd::gl::Driver::compute,
+            std::string_view device_origin = "--device");
   ~GlBackend() override;
 
   const scfd::gl::DeviceInfo& device() const;
