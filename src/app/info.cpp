@@ -9,6 +9,8 @@
 #include <string>
 
 #include "app/commands.hpp"
+#include "config/case.hpp"
+#include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -84,12 +86,15 @@ int run_info(const InfoOptions& opt) {
             m.dim == 3 ? "; the 3D Navier-Stokes scheme does not use that dual" : "");
   log::info("memory     {:.1f} MiB topology+geometry, {:.0f} bytes per cell",
             static_cast<double>(m.bytes()) / (1 << 20), bytes_per_cell);
+  // Names as a case file's keys write them ([boundary.'side walls']).
   log::info("patches    {}", m.patches.size());
   for (const auto& p : m.patches)
-    log::info("  {:<24} tag {:>4}  {} faces", p.name, p.tag, p.faces.size());
+    log::info("  {:<24} tag {:>4}  {} faces", printable(config::key_segment(p.name), 60), p.tag,
+              p.faces.size());
   log::info("regions    {}", m.regions.size());
   for (const auto& r : m.regions)
-    log::info("  {:<24} tag {:>4}  {} cells", r.name, r.tag, r.n_cells);
+    log::info("  {:<24} tag {:>4}  {} cells", printable(config::key_segment(r.name), 60), r.tag,
+              r.n_cells);
   std::string phases;
   for (const auto& [name, s] : timers.phases()) phases += fmt::format("{} {:.3f} s, ", name, s);
   log::info("time       {}total {:.3f} s", phases, seconds);

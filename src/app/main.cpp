@@ -45,7 +45,8 @@ int run(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     if (scfd::log::rank() == 0)
-      std::fprintf(stderr, "streamcfd: error: %s (see streamcfd --help)\n", e.what());
+      std::fprintf(stderr, "streamcfd: error: %s (see streamcfd --help)\n",
+                   scfd::printable(e.what(), 2000).c_str());
     return scfd::kExitInputError;
   }
   for (auto& [sub, command] : commands)
@@ -64,16 +65,20 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   scfd::log::set_rank(rank);
   int code = 0;
+  // Messages quote user input; whatever a message holds, it stays one line of bounded length
+  // (each part that quotes input is made printable where it is written, this is the backstop).
+  auto line = [](const std::exception& e) { return scfd::printable(e.what(), 2000); };
   try {
     code = run(argc, argv);
   } catch (const scfd::InputError& e) {
-    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", e.what());
+    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", line(e).c_str());
     code = scfd::kExitInputError;
   } catch (const scfd::physics::SolveError& e) {  // thrown on every rank alike
-    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", e.what());
+    if (rank == 0) std::fprintf(stderr, "streamcfd: error: %s\n", line(e).c_str());
     code = 1;
   } catch (const scfd::physics::Interrupted& e) {  // likewise
-    if (rank == 0) std::fprintf(stderr, "streamcfd: interrupted during the set-up: %s\n", e.what());
+    if (rank == 0)
+      std::fprintf(stderr, "streamcfd: interrupted during the set-up: %s\n", line(e).c_str());
     code = 130;
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "streamcfd: error on rank %d: out of memory\n", rank);

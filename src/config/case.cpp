@@ -46,14 +46,18 @@ toml::table parse_override_value(std::string_view text) {
 
 void apply_override(CaseState& state, std::string_view text) {
   const std::size_t eq = text.find('=');
-  if (eq == std::string_view::npos) throw input_error("--set {}: expected dotted.key=value", text);
-  const std::string_view key = trim(text.substr(0, eq));
-  if (key.empty()) throw input_error("--set {}: empty key (expected dotted.key=value)", text);
-  if (!detail::is_valid_key(key))
+  if (eq == std::string_view::npos)
+    throw input_error("--set {}: expected dotted.key=value", printable(text));
+  const std::string_view given = trim(text.substr(0, eq));
+  if (given.empty())
+    throw input_error("--set {}: empty key (expected dotted.key=value)", printable(text));
+  const std::optional<std::string> canonical = detail::canonical_key(given);
+  if (!canonical)
     throw input_error(
-        "--set {}: invalid key '{}' (expected names of letters, digits, '_' or '-' "
-        "joined by '.')",
-        text, key);
+        "--set {}: invalid key '{}' (expected names of letters, digits, '_' or '-', or quoted "
+        "names, joined by '.')",
+        printable(text), printable(given));
+  const std::string& key = *canonical;
   if (const auto parent = detail::non_table_parent(state.root, key)) {
     const toml::node* node = detail::find_node(state.root, *parent);
     throw input_error("--set {}: cannot set '{}': {}: '{}' is {}, not a table", text, key,
@@ -61,7 +65,7 @@ void apply_override(CaseState& state, std::string_view text) {
   }
   toml::table parsed = parse_override_value(trim(text.substr(eq + 1)));
   detail::set_node(state.root, key, *parsed.get("v"));
-  state.overrides.push_back(Override{std::string(key), std::string(text)});
+  state.overrides.push_back(Override{key, std::string(text)});
 }
 
 std::unique_ptr<CaseState> make_state(std::string_view text, std::string path,
@@ -76,7 +80,8 @@ std::unique_ptr<CaseState> make_state(std::string_view text, std::string path,
 // Records that `key` was queried and returns its node (nullptr when absent). A table above the
 // key that is not a table is an error.
 const toml::node* query(CaseState& state, std::string_view key) {
-  SCFD_CHECK(key.empty() || detail::is_valid_key(key), "invalid case-file key '{}'", key);
+  SCFD_CHECK(key.empty() || detail::canonical_key(key) == key,
+             "'{}' is not a case-file key in canonical form (build it with key_segment)", key);
   state.queried.emplace(key);
   if (const auto parent = detail::non_table_parent(state.root, key)) {
     const toml::node* node = detail::find_node(state.root, *parent);
@@ -89,16 +94,18 @@ const toml::node* query(CaseState& state, std::string_view key) {
 // InputError for a required key that is absent; names a near key of the same table that the
 // file does have, which is most often the same key misspelt.
 [[noreturn]] void missing(const CaseState& state, std::string_view key) {
-  const std::size_t dot = key.rfind('.');
-  const std::string_view table = dot == std::string_view::npos ? "" : key.substr(0, dot);
-  const std::string_view name = dot == std::string_view::npos ? key : key.substr(dot + 1);
+  std::vector<std::string> segments = detail::split_key(key);
+  const std::string name = segments.back();
+  segments.pop_back();
+  const std::string table = detail::join_key(segments);
   std::string hint;
   if (const toml::node* node = detail::find_node(state.root, table); node && node->is_table()) {
     std::vector<std::string> names;
     for (const auto& [k, v] : *node->as_table()) names.emplace_back(k.str());
     const std::string near = nearest(name, names);
     if (!near.empty()) {
-      const std::string found = table.empty() ? near : fmt::format("{}.{}", table, near);
+      segments.push_back(near);
+      const std::string found = detail::join_key(segments);
       const auto line = detail::find_node(state.root, found)->source().begin.line;
       hint = line > 0 ? fmt::format(" (found '{}' at line {})", found, line)
                       : fmt::format(" (found '{}')", found);

@@ -38,6 +38,12 @@ concept CaseValue = std::same_as<T, double> || std::same_as<T, int> || std::same
     std::same_as<T, bool> || std::same_as<T, std::string> || std::same_as<T, std::vector<double>> ||
     std::same_as<T, std::vector<long long>> || std::same_as<T, std::vector<std::string>>;
 
+// `name` as one segment of a dotted key, as TOML writes it: bare when it holds only letters,
+// digits, '_' and '-' ("lid"), else quoted ('side walls', '', "it's"). Keys below user-named
+// tables are built with it: "boundary." + key_segment(patch) + ".type". Messages that name a
+// patch in a key use the same form, so what they show can be pasted into a case file.
+std::string key_segment(std::string_view name);
+
 struct CaseState;  // the parsed file and the bookkeeping (case_state.hpp, private)
 
 class Case {

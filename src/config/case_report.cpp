@@ -29,8 +29,7 @@ bool overridden(const CaseState& state, std::string_view key) {
 void collect_unused(const CaseState& state, const toml::table& table, const std::string& prefix,
                     std::vector<Unused>& out) {
   for (const auto& [k, v] : table) {
-    const std::string key =
-        prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    const std::string key = (prefix.empty() ? "" : prefix + ".") + key_segment(k.str());
     const toml::table* sub = v.as_table();
     if (sub != nullptr && !sub->empty()) {
       collect_unused(state, *sub, key, out);
@@ -42,20 +41,18 @@ void collect_unused(const CaseState& state, const toml::table& table, const std:
 }
 
 // `key`'s segments from `first` on, at most `count` of them, joined by '.'.
-std::string join_segments(const std::vector<std::string_view>& segments, std::size_t first,
+std::string join_segments(const std::vector<std::string>& segments, std::size_t first,
                           std::size_t count) {
-  std::string out;
-  for (std::size_t i = first; i < segments.size() && i < first + count; ++i)
-    out += (i == first ? "" : ".") + std::string(segments[i]);
-  return out;
+  const std::size_t end = std::min(segments.size(), first + count);
+  return detail::join_key(std::span(segments).subspan(first, end - first));
 }
 
 // The number of leading segments `key` shares with the deepest table that code has queried
 // below (or as) some key.
-std::size_t known_depth(const CaseState& state, const std::vector<std::string_view>& segments) {
+std::size_t known_depth(const CaseState& state, const std::vector<std::string>& segments) {
   std::size_t depth = 0;
   for (const std::string& q : state.queried) {
-    const std::vector<std::string_view> qs = detail::split_key(q);
+    const std::vector<std::string> qs = detail::split_key(q);
     std::size_t k = 0;
     while (k < qs.size() && k + 1 < segments.size() && qs[k] == segments[k]) ++k;
     depth = std::max(depth, k);
@@ -65,7 +62,7 @@ std::size_t known_depth(const CaseState& state, const std::vector<std::string_vi
 
 // " (did you mean 'solver.tolerance'?)", " (valid keys in [solver]: a, b)" or "".
 std::string suggestion(const CaseState& state, std::string_view key) {
-  const std::vector<std::string_view> segments = detail::split_key(key);
+  const std::vector<std::string> segments = detail::split_key(key);
   const std::size_t depth = known_depth(state, segments);
   const std::string table = join_segments(segments, 0, depth);
   const std::string rest = join_segments(segments, depth, segments.size());
@@ -73,9 +70,9 @@ std::string suggestion(const CaseState& state, std::string_view key) {
   std::vector<std::string> candidates;  // queried keys below `table`, cut to rest_count segments
   std::vector<std::string> names;       // the names directly below `table` that code reads
   for (const std::string& q : state.queried) {
-    const std::vector<std::string_view> qs = detail::split_key(q);
+    const std::vector<std::string> qs = detail::split_key(q);
     if (qs.size() < depth + 1 || !detail::is_key_prefix(table, q)) continue;
-    names.push_back(std::string(qs[depth]));
+    names.push_back(key_segment(qs[depth]));
     if (qs.size() < depth + rest_count) continue;
     const std::string candidate = join_segments(qs, depth, rest_count);
     if (candidate != rest) candidates.push_back(candidate);
@@ -95,11 +92,13 @@ std::string suggestion(const CaseState& state, std::string_view key) {
 
 std::string detail::locate(const CaseState& state, std::string_view key, const toml::node* node) {
   for (auto o = state.overrides.rbegin(); o != state.overrides.rend(); ++o)
-    if (is_key_prefix(o->key, key)) return fmt::format("{}: --set {}", state.path, o->text);
+    if (is_key_prefix(o->key, key))
+      return fmt::format("{}: --set {}", state.path, printable(o->text));
   if (node != nullptr && node->source().begin.line > 0)
     return fmt::format("{}:{}", state.path, node->source().begin.line);
   for (auto o = state.overrides.rbegin(); o != state.overrides.rend(); ++o)
-    if (is_key_prefix(key, o->key)) return fmt::format("{}: --set {}", state.path, o->text);
+    if (is_key_prefix(key, o->key))
+      return fmt::format("{}: --set {}", state.path, printable(o->text));
   return state.path;
 }
 
@@ -115,10 +114,10 @@ void Case::check_all_used() const {
   std::string also;
   constexpr std::size_t kListed = 5;
   for (std::size_t i = 1; i < unused.size() && i <= kListed; ++i)
-    also += (i == 1 ? "; also unknown: " : ", ") + unused[i].key;
+    also += (i == 1 ? "; also unknown: " : ", ") + printable(unused[i].key);
   if (unused.size() > kListed + 1) also += fmt::format(" and {} more", unused.size() - kListed - 1);
   throw input_error("{}: unknown key '{}'{}{}", detail::locate(*state_, first.key, first.node),
-                    first.key, suggestion(*state_, first.key), also);
+                    printable(first.key), suggestion(*state_, first.key), also);
 }
 
 std::string Case::effective_toml() const {
@@ -127,8 +126,7 @@ std::string Case::effective_toml() const {
   // Defaults are only recorded for absent keys below tables (or nothing), so they merge cleanly.
   auto walk = [&leaves](auto& self, const toml::table& t, const std::string& prefix) -> void {
     for (const auto& [k, v] : t) {
-      const std::string key =
-          prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+      const std::string key = (prefix.empty() ? "" : prefix + ".") + key_segment(k.str());
       if (const toml::table* sub = v.as_table(); sub != nullptr && !sub->empty())
         self(self, *sub, key);
       else

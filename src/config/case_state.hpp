@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,10 +33,19 @@ struct CaseState {
 
 namespace detail {
 
-// The '.'-separated segments of a dotted key ("" -> none).
-std::vector<std::string_view> split_key(std::string_view key);
-// Segments of letters, digits, '_' and '-' joined by '.'.
+// Dotted keys are TOML's: segments joined by '.', each bare (letters, digits, '_', '-') or quoted
+// ('side walls', "it's"). Keys are stored and compared in the canonical form join_key() writes
+// (each segment as key_segment() writes it), so "boundary.\"a b\"" and "boundary.'a b'" are one
+// key.
+//
+// The segments of a valid dotted key, unquoted ("" -> none).
+std::vector<std::string> split_key(std::string_view key);
+// The segments as a canonical dotted key.
+std::string join_key(std::span<const std::string> segments);
+// A non-empty dotted key.
 bool is_valid_key(std::string_view key);
+// `key` in canonical form (nullopt when it is not a valid key).
+std::optional<std::string> canonical_key(std::string_view key);
 // True when `prefix` is `key` or a table above it ("a.b" is a prefix of "a.b.c", not "a.bc").
 bool is_key_prefix(std::string_view prefix, std::string_view key);
 

@@ -1,7 +1,9 @@
 // Dotted-key navigation of the TOML tree and conversion of TOML values to the C++ types physics
 // code asks for (see case_state.hpp). Conversion rules: an integer is accepted where a double is
 // asked; a float is accepted where an integer is asked only when it is integral and in range.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <sstream>
 
@@ -79,26 +81,110 @@ std::optional<ConvertError> to_vector(const toml::node& node, std::vector<E>& ou
 
 }  // namespace
 
-std::vector<std::string_view> split_key(std::string_view key) {
-  std::vector<std::string_view> segments;
+namespace {
+
+bool is_control(unsigned char c) {
+  return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+// Reads the quoted segment starting at key[i] ('...' literal, "..." with TOML's escapes) into
+// `out` and returns the index after its closing quote, or npos when it is not well formed.
+std::size_t read_quoted(std::string_view key, std::size_t i, std::string& out) {
+  const char quote = key[i++];
+  while (i < key.size() && key[i] != quote) {
+    const auto c = static_cast<unsigned char>(key[i]);
+    if (is_control(c)) return std::string_view::npos;
+    if (c != '\\' || quote == '\'') {
+      out += key[i++];
+      continue;
+    }
+    if (++i == key.size()) return std::string_view::npos;
+    const char e = key[i++];
+    static constexpr std::string_view kFrom = "btnfr\"\\", kTo = "\b\t\n\f\r\"\\";
+    if (const std::size_t k = kFrom.find(e); k != std::string_view::npos) {
+      out += kTo[k];
+    } else if (e == 'u' || e == 'U') {
+      const std::size_t n = e == 'u' ? 4 : 8;
+      if (key.size() - i < n) return std::string_view::npos;
+      std::uint32_t code = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        const char h = key[i + j];
+        const int v = h >= '0' && h <= '9'   ? h - '0'
+                      : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                      : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                             : -1;
+        if (v < 0) return std::string_view::npos;
+        code = code * 16 + static_cast<std::uint32_t>(v);
+      }
+      i += n;
+      if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return std::string_view::npos;
+      if (code < 0x80) {
+        out += static_cast<char>(code);
+      } else if (code < 0x800) {
+        out += static_cast<char>(0xc0 | (code >> 6));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+      } else if (code < 0x10000) {
+        out += static_cast<char>(0xe0 | (code >> 12));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+      } else {
+        out += static_cast<char>(0xf0 | (code >> 18));
+        out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+        out += static_cast<char>(0x80 | (code & 0x3f));
+      }
+    } else {
+      return std::string_view::npos;
+    }
+  }
+  return i < key.size() ? i + 1 : std::string_view::npos;
+}
+
+// The segments of a dotted key, or nullopt when it is not one.
+std::optional<std::vector<std::string>> parse_key(std::string_view key) {
+  std::vector<std::string> segments;
   if (key.empty()) return segments;
-  std::size_t start = 0;
+  std::size_t i = 0;
   for (;;) {
-    const std::size_t dot = key.find('.', start);
-    segments.push_back(key.substr(start, dot == std::string_view::npos ? dot : dot - start));
-    if (dot == std::string_view::npos) return segments;
-    start = dot + 1;
+    std::string segment;
+    if (key[i] == '\'' || key[i] == '"') {
+      i = read_quoted(key, i, segment);
+      if (i == std::string_view::npos) return std::nullopt;
+    } else {
+      const std::size_t start = i;
+      while (i < key.size() && is_key_char(key[i])) ++i;
+      if (i == start) return std::nullopt;
+      segment = key.substr(start, i - start);
+    }
+    segments.push_back(std::move(segment));
+    if (i == key.size()) return segments;
+    if (key[i] != '.' || ++i == key.size()) return std::nullopt;
   }
 }
 
+}  // namespace
+
+std::vector<std::string> split_key(std::string_view key) {
+  auto segments = parse_key(key);
+  SCFD_CHECK(segments.has_value(), "invalid case-file key '{}'", printable(key));
+  return std::move(*segments);
+}
+
+std::string join_key(std::span<const std::string> segments) {
+  std::string out;
+  for (std::size_t i = 0; i < segments.size(); ++i)
+    out += (i == 0 ? "" : ".") + key_segment(segments[i]);
+  return out;
+}
+
 bool is_valid_key(std::string_view key) {
-  if (key.empty()) return false;
-  for (std::string_view segment : split_key(key)) {
-    if (segment.empty()) return false;
-    for (char c : segment)
-      if (!is_key_char(c)) return false;
-  }
-  return true;
+  return !key.empty() && parse_key(key).has_value();
+}
+
+std::optional<std::string> canonical_key(std::string_view key) {
+  auto segments = parse_key(key);
+  if (!segments || segments->empty()) return std::nullopt;
+  return join_key(*segments);
 }
 
 bool is_key_prefix(std::string_view prefix, std::string_view key) {
@@ -108,7 +194,7 @@ bool is_key_prefix(std::string_view prefix, std::string_view key) {
 
 const toml::node* find_node(const toml::table& root, std::string_view key) {
   const toml::node* node = &root;
-  for (std::string_view segment : split_key(key)) {
+  for (const std::string& segment : split_key(key)) {
     const toml::table* table = node->as_table();
     if (table == nullptr) return nullptr;
     node = table->get(segment);
@@ -118,11 +204,11 @@ const toml::node* find_node(const toml::table& root, std::string_view key) {
 }
 
 std::optional<std::string> non_table_parent(const toml::table& root, std::string_view key) {
-  const std::vector<std::string_view> segments = split_key(key);
+  const std::vector<std::string> segments = split_key(key);
   const toml::table* table = &root;
   std::string prefix;
   for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
-    prefix += (i == 0 ? "" : ".") + std::string(segments[i]);
+    prefix += (i == 0 ? "" : ".") + key_segment(segments[i]);
     const toml::node* node = table->get(segments[i]);
     if (node == nullptr) return std::nullopt;
     table = node->as_table();
@@ -132,7 +218,7 @@ std::optional<std::string> non_table_parent(const toml::table& root, std::string
 }
 
 void set_node(toml::table& root, std::string_view key, const toml::node& value) {
-  const std::vector<std::string_view> segments = split_key(key);
+  const std::vector<std::string> segments = split_key(key);
   SCFD_CHECK(!segments.empty(), "set_node needs a key");
   toml::table* table = &root;
   for (std::size_t i = 0; i + 1 < segments.size(); ++i) {
@@ -256,3 +342,28 @@ template std::unique_ptr<toml::node> to_node(const std::vector<long long>&);
 template std::unique_ptr<toml::node> to_node(const std::vector<std::string>&);
 
 }  // namespace scfd::config::detail
+
+namespace scfd::config {
+
+std::string key_segment(std::string_view name) {
+  if (!name.empty() && std::all_of(name.begin(), name.end(), detail::is_key_char))
+    return std::string(name);
+  const bool literal = std::none_of(name.begin(), name.end(), [](char c) {
+    return c == '\'' || detail::is_control(static_cast<unsigned char>(c));
+  });
+  if (literal) return "'" + std::string(name) + "'";
+  std::string out = "\"";
+  for (const char c : name) {
+    if (c == '"' || c == '\\')
+      out += {'\\', c};
+    else if (c == '\t')
+      out += "\\t";
+    else if (detail::is_control(static_cast<unsigned char>(c)))
+      out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out + '"';
+}
+
+}  // namespace scfd::config

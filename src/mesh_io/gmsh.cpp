@@ -19,13 +19,44 @@ namespace scfd::mesh_io {
 
 namespace detail {
 
+namespace {
+
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF). A case file is UTF-8: a name that is not could never be given a condition.
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xe  ? 3
+                          : (c >> 3) == 0x1e ? 4
+                                             : 0;
+    if (n == 0 || text.size() - i < n) return false;
+    std::uint32_t code = n == 1 ? c : c & (0x7f >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      if ((d & 0xc0) != 0x80) return false;
+      code = (code << 6) | (d & 0x3f);
+    }
+    constexpr std::uint32_t kLeast[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < kLeast[n] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    i += n;
+  }
+  return true;
+}
+
+}  // namespace
+
 void read_physical_names(Cursor& c, MeshBuilder& b) {
   const std::int64_t n = c.ascii_count("number of physical names", 8, 1 << 30, true);
   c.end_of_line("the $PhysicalNames count line");
   for (std::int64_t i = 0; i < n; ++i) {
     const auto dim = static_cast<int>(c.int_in_range("physical group dimension", 0, 3, true));
     const auto tag = static_cast<int>(c.int_in_range("physical tag", 1, 2147483647));
+    const std::size_t at = c.pos();
     const std::string_view name = c.quoted_in_line("physical group name");
+    if (!is_utf8(name))
+      c.fail_at(at, "the physical group name is not UTF-8 text (save the mesh with UTF-8 names)");
     c.end_of_line("a physical name line");
     b.names[{dim, tag}] = std::string(name);
   }

@@ -14,6 +14,10 @@ namespace scfd::physics {
 // Patch names in mesh order (the index of a patch is its position here).
 std::vector<std::string> patch_names(const topology::Mesh& m);
 
+// "boundary.NAME" for the patch at index `patch`, NAME quoted where TOML needs it
+// (boundary.'side walls').
+std::string boundary_key(const topology::Mesh& m, int patch);
+
 // Checks that the case has exactly one [boundary.NAME] table per patch. `types` is the list of
 // valid `type` values, shown in the error for a patch without a table
 // (e.g. "wall | moving-wall | velocity").

@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "core/error.hpp"
+#include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
 #include "physics/heat_setup.hpp"
 #include "physics/solver_settings.hpp"
@@ -198,8 +199,8 @@ void HeatModel::read_time(const config::Case& c) {
 void HeatModel::check_formulas(const config::Case& c) const {
   check_formula(c, "material.source", setup_.source, m_.node_x, t_);
   for (const auto& bc : setup_.bcs) {
-    const std::string key = "boundary." + m_.patches[static_cast<std::size_t>(bc.patch)].name +
-                            (bc.kind == heat::BcKind::convection ? ".ambient" : ".value");
+    const std::string key =
+        boundary_key(m_, bc.patch) + (bc.kind == heat::BcKind::convection ? ".ambient" : ".value");
     check_formula(c, key, bc.value, patch_points(m_, bc.patch), t_);
   }
   if (setup_.has_exact) check_formula(c, "verification.temperature", setup_.exact, m_.node_x, t_);

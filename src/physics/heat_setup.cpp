@@ -24,18 +24,20 @@ void read_material(const config::Case& c, const topology::Mesh& m, Setup& s) {
       if (it == m.regions.end()) {
         std::vector<std::string> names;
         for (const auto& r : m.regions) names.push_back(r.name);
-        c.fail("material.regions." + name,
-               fmt::format("the mesh has no region '{}' (regions: {}{})", name, config::join(names),
-                           config::did_you_mean(name, names)));
+        c.fail("material.regions." + config::key_segment(name),
+               fmt::format("the mesh has no region '{}' (regions: {}{})", printable(name),
+                           printable(config::join(names)),
+                           printable(config::did_you_mean(name, names))));
       }
-      const std::string key = "material.regions." + name + ".";
+      const std::string key = "material.regions." + config::key_segment(name) + ".";
       const auto r = static_cast<std::size_t>(it - m.regions.begin());
       region_k[r] = c.get<double>(key + "conductivity", k);
       region_rc[r] = c.get<double>(key + "density", rho) * c.get<double>(key + "specific_heat", cp);
     }
   }
   for (std::size_t r = 0; r < m.regions.size(); ++r) {
-    const std::string where = m.regions.size() > 1 ? " (region " + m.regions[r].name + ")" : "";
+    const std::string where =
+        m.regions.size() > 1 ? " (region " + printable(m.regions[r].name) + ")" : "";
     if (!(region_k[r] > 0)) c.fail("material.conductivity", "must be > 0" + where);
     if (!(region_rc[r] > 0))
       c.fail("material.density", "density * specific_heat must be > 0" + where);
@@ -68,7 +70,7 @@ void lump_areas(const topology::Mesh& m, BoundaryCondition& bc) {
 BoundaryCondition read_bc(const config::Case& c, const topology::Mesh& m, int patch) {
   static constexpr std::array<std::string_view, 4> kinds = {"temperature", "heat-flux", "insulated",
                                                             "convection"};
-  const std::string key = "boundary." + m.patches[static_cast<std::size_t>(patch)].name;
+  const std::string key = boundary_key(m, patch);
   BoundaryCondition bc;
   bc.patch = patch;
   const std::string type = c.choice(key + ".type", kinds);

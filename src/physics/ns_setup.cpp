@@ -37,7 +37,7 @@ void read_velocity(const config::Case& c, const std::string& prefix, int dim,
 BoundaryCondition read_bc(const config::Case& c, const topology::Mesh& m, int patch) {
   static constexpr std::array<std::string_view, 5> kinds = {"wall", "moving-wall", "velocity",
                                                             "outlet", "symmetry"};
-  const std::string key = "boundary." + m.patches[static_cast<std::size_t>(patch)].name;
+  const std::string key = boundary_key(m, patch);
   BoundaryCondition bc;
   bc.patch = patch;
   const std::string type = c.choice(key + ".type", kinds);
@@ -130,7 +130,7 @@ void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup&
       check_formula(c, std::string("verification.velocity_") + kAxis[d], s.exact[d], everywhere, t);
   }
   for (const BoundaryCondition& bc : s.bcs) {
-    const std::string key = "boundary." + m.patches[static_cast<std::size_t>(bc.patch)].name;
+    const std::string key = boundary_key(m, bc.patch);
     const std::vector<Vec3> points = patch_points(m, bc.patch);
     if (bc.kind == BcKind::outlet) check_formula(c, key + ".pressure", bc.pressure, points, t);
     if (bc.kind == BcKind::wall || bc.kind == BcKind::velocity)

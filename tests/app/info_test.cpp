@@ -51,6 +51,7 @@ const BadMesh kBadMeshes[] = {
     {"nonplanar-triangles.msh", "not planar"},
     {"empty-group.msh", "physical group 'inlet' (tag 3) contains no boundary lines"},
     {"duplicate-group-name.msh", "physical groups 1 and 3 are both named 'walls'"},
+    {"non-utf8-name.msh", "physical group name is not UTF-8 text"},
     {"tiny-coordinates.msh", "the mesh extends over 1.41e-160"},
     {"huge-coordinates.msh", "coordinates up to 1e+100"},
 };

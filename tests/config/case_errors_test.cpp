@@ -166,8 +166,11 @@ TEST(CaseErrors, OverrideErrorsNameTheOverride) {
   EXPECT_EQ(error_of([] { (void)Case::from_string("", "c.toml", {"=3"}); }),
             "--set =3: empty key (expected dotted.key=value)");
   EXPECT_EQ(error_of([] { (void)Case::from_string("", "c.toml", {"a..b=3"}); }),
-            "--set a..b=3: invalid key 'a..b' (expected names of letters, digits, '_' or '-' "
-            "joined by '.')");
+            "--set a..b=3: invalid key 'a..b' (expected names of letters, digits, '_' or '-', "
+            "or quoted names, joined by '.')");
+  EXPECT_EQ(error_of([] { (void)Case::from_string("", "c.toml", {"a.'b=3"}); }),
+            "--set a.'b=3: invalid key 'a.'b' (expected names of letters, digits, '_' or '-', "
+            "or quoted names, joined by '.')");
   EXPECT_EQ(error_of([] { (void)Case::from_string("a = 1\n", "c.toml", {"a.b=3"}); }),
             "--set a.b=3: cannot set 'a.b': c.toml:1: 'a' is integer 1, not a table");
   const Case c =
@@ -175,6 +178,18 @@ TEST(CaseErrors, OverrideErrorsNameTheOverride) {
   EXPECT_EQ(error_of([&] { (void)c.require<double>("solver.tolerance"); }),
             "c.toml: --set solver.tolerance=small: solver.tolerance: expected a number, got "
             "string \"small\"");
+}
+
+// Keys in messages are cut and their control characters escaped: one line of bounded length.
+TEST(CaseErrors, LongAndControlCharacterKeysStayOnOneShortLine) {
+  const std::string long_key(100000, 'k');
+  const std::string message =
+      error_of([&] { Case::from_string(long_key + " = 1\n", "c.toml").check_all_used(); });
+  EXPECT_LT(message.size(), 300u) << message;
+  EXPECT_NE(message.find("(100000 characters)"), std::string::npos) << message;
+  const std::string escaped =
+      error_of([] { Case::from_string("\"a\\nb\\u001b[31m\" = 1\n", "c.toml").check_all_used(); });
+  EXPECT_EQ(escaped, "c.toml:1: unknown key '\"a\\u000Ab\\u001B[31m\"'") << escaped;
 }
 
 TEST(CaseErrors, TomlSyntaxErrorNamesTheLine) {

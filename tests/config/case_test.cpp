@@ -185,6 +185,35 @@ TEST(Case, OverrideValuesThatAreNotOneTomlValueAreStrings) {
   EXPECT_FALSE(c.has("x"));
 }
 
+// Names of user-named tables (mesh patches) can be any text; keys quote them as TOML does.
+TEST(Case, KeySegmentsQuoteWhatTomlCannotWriteBare) {
+  EXPECT_EQ(key_segment("lid"), "lid");
+  EXPECT_EQ(key_segment("side walls"), "'side walls'");
+  EXPECT_EQ(key_segment("a.b"), "'a.b'");
+  EXPECT_EQ(key_segment(""), "''");
+  EXPECT_EQ(key_segment("a\\b\tc"), "'a\\b\tc'");
+  EXPECT_EQ(key_segment("it's"), "\"it's\"");
+  EXPECT_EQ(key_segment("it's \"x\"\n"), "\"it's \\\"x\\\"\\u000A\"");
+}
+
+TEST(Case, QuotedKeysInFileAndOverridesAreOneKey) {
+  const Case c = Case::from_string(
+      "[boundary.'side walls']\ntype = 'wall'\n[boundary.\"it's\"]\ntype = 'x'\n"
+      "[boundary.'']\ntype = 'y'\n[boundary.'a.b']\ntype = 'z'\n",
+      "t.toml", {"boundary.\"side walls\".type=moving", "boundary.\"a\\u002eb\".extra=1"});
+  EXPECT_EQ(c.table_keys("boundary"), (std::vector<std::string>{"side walls", "it's", "", "a.b"}));
+  auto key = [](std::string_view name, std::string_view leaf) {
+    return "boundary." + key_segment(name) + "." + std::string(leaf);
+  };
+  EXPECT_EQ(c.require<std::string>(key("side walls", "type")), "moving");
+  EXPECT_EQ(c.require<std::string>(key("it's", "type")), "x");
+  EXPECT_EQ(c.require<std::string>(key("", "type")), "y");
+  EXPECT_EQ(c.require<std::string>(key("a.b", "type")), "z");
+  EXPECT_EQ(c.require<int>(key("a.b", "extra")), 1);
+  EXPECT_NO_THROW(c.check_all_used());
+  EXPECT_NE(c.effective_toml().find("[boundary.\"a.b\"]"), std::string::npos);
+}
+
 TEST(Case, EffectiveTomlHasFileOverridesAndDefaults) {
   const Case c = sample({"solver.tolerance=1e-10", "output.dir=out"});
   read_everything(c);

@@ -190,5 +190,77 @@ TEST(BadValue, StepsBeyondTwoToThe32) {
   std::filesystem::remove_all(dir);
 }
 
+// Gmsh names a patch with any text ("left wall" from its GUI). A case file writes such a name as
+// a quoted TOML key, and a message that names it quotes it the same way.
+std::filesystem::path square_with_patch_names(const std::filesystem::path& dir,
+                                              const std::string (&names)[4]) {
+  std::string mesh = test::slurp(std::string(SCFD_SOURCE_DIR) + "/meshes/square-1.msh");
+  const char* old_names[4] = {"\"left\"", "\"right\"", "\"bottom\"", "\"top\""};
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t at = mesh.find(old_names[i]);
+    mesh.replace(at, std::string(old_names[i]).size(), "\"" + names[i] + "\"");
+  }
+  const auto path = dir / "square.msh";
+  std::ofstream(path, std::ios::binary) << mesh;
+  return path;
+}
+
+const std::string kOddNames[4] = {"left wall", "right.side\\x", "", "it's\tb\xc3\xa4se"};
+
+std::string heat_case_for_odd_names(const std::filesystem::path& mesh, bool with_left) {
+  std::string text = "[mesh]\nfile = '" + mesh.string() + "'\n[physics]\nmodel = \"heat\"\n";
+  if (with_left) text += "[boundary.'left wall']\ntype = \"temperature\"\nvalue = 0.0\n";
+  text += "[boundary.'right.side\\x']\ntype = \"temperature\"\nvalue = 1.0\n";
+  text += "[boundary.'']\ntype = \"insulated\"\n";
+  text += "[boundary.\"it's\\tb\xc3\xa4se\"]\ntype = \"insulated\"\n";
+  text += "[time]\nmode = \"steady\"\n";
+  return text;
+}
+
+TEST(PatchNames, NamesThatNeedQuotesInTomlRun) {
+  const auto dir = test::fresh_directory("patch_names");
+  const auto mesh = square_with_patch_names(dir, kOddNames);
+  const auto toml = dir / "case.toml";
+  std::ofstream(toml, std::ios::binary) << heat_case_for_odd_names(mesh, true);
+  const std::string run = std::string(SCFD_BINARY) + " run " + toml.string() +
+                          " --set output.directory='\"" + (dir / "out").string() + "\"'";
+  auto r = test::run_command(run);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // An override names a patch the way TOML does, in either quotes.
+  r = test::run_command(run + " --set \"boundary.'left wall'.value=0.5\"" +
+                        " --set 'boundary.\"right.side\\\\x\".value=2'");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string effective = test::slurp(dir / "out" / "case.effective.toml");
+  EXPECT_NE(effective.find("[boundary.\"left wall\"]\ntype = \"temperature\"\nvalue = 0.5"),
+            std::string::npos)
+      << effective;
+}
+
+TEST(PatchNames, TheMissingConditionHintIsValidToml) {
+  const auto dir = test::fresh_directory("patch_names_hint");
+  const auto mesh = square_with_patch_names(dir, kOddNames);
+  const auto toml = dir / "case.toml";
+  std::ofstream(toml, std::ios::binary) << heat_case_for_odd_names(mesh, false);
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + toml.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "more than one line:\n" << r.err;
+  EXPECT_NE(r.err.find("patch 'left wall' of the mesh has no boundary condition: add "
+                       "[boundary.'left wall']"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(PatchNames, AnUnknownQuotedPatchIsNamedAsWritten) {
+  const auto dir = test::fresh_directory("patch_names_unknown");
+  const auto mesh = square_with_patch_names(dir, kOddNames);
+  const auto toml = dir / "case.toml";
+  std::ofstream(toml, std::ios::binary)
+      << heat_case_for_odd_names(mesh, true) << "[boundary.'left  wall']\ntype = \"insulated\"\n";
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + toml.string());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("boundary.'left  wall': the mesh"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'left wall'"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace scfd
