@@ -171,6 +171,20 @@ void FlowModel::measure_change(double dt) {
   const real change = be_.dot(*face_tmp_, *convected_, n);
   const auto [change_all, size_all] = solvers::global_sum(std::pair<real, real>{change, size});
   last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
+  // A solve to relative tolerance tol leaves an error of about tol |U| in a step, so the change
+  // per unit time cannot settle much below tol / dt (cavity2d, both tolerances 1e-6, dt 0.017:
+  // it levels out at 3e-5). A steady tolerance near that ends the run on noise, or never.
+  const double noise =
+      std::max(setup_.momentum.relative_tolerance, setup_.pressure.relative_tolerance) / dt;
+  if (time_.steady_tolerance() > 0 && time_.steady_tolerance() < 10 * noise && !noise_warned_) {
+    noise_warned_ = true;
+    log::warn(
+        "time.steady_tolerance = {:g} is below 10 times the change per unit time that the solver "
+        "tolerances leave as noise (about max(solver.momentum_tolerance, "
+        "solver.pressure_tolerance) / dt = {:.2g}): the run may stop on noise or never; lower "
+        "the solver tolerances to {:.1g} or below, or raise time.steady_tolerance",
+        time_.steady_tolerance(), noise, time_.steady_tolerance() * dt / 10);
+  }
   if (time_.steady_tolerance() > 0 && last_change_ < time_.steady_tolerance() && !steady_) {
     steady_ = true;
     log::info(

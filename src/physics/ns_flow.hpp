@@ -96,8 +96,9 @@ class FlowModel : public Model, public FlowAccess {
   // |U^(n+1) - U^n|_M / (dt |U^(n+1)|_M) in the kinetic-energy norm |x|_M^2 = x^T M x, of the
   // last step; max_div_: over every step so far.
   double last_courant_ = 0, last_cfl_ = 0, last_div_ = 0, max_div_ = 0, last_change_ = 0;
-  double rate_ = 0;      // courant_rate() of the current U (the next step's dt comes from it)
-  bool steady_ = false;  // last_change_ fell below time.steady_tolerance
+  double rate_ = 0;            // courant_rate() of the current U (the next step's dt comes from it)
+  bool steady_ = false;        // last_change_ fell below time.steady_tolerance
+  bool noise_warned_ = false;  // time.steady_tolerance was found within the solver noise
 
  private:
   void check_balance(const config::Case& c, const BoundaryData& b) const;

@@ -262,5 +262,26 @@ TEST(PatchNames, AnUnknownQuotedPatchIsNamedAsWritten) {
   EXPECT_NE(r.err.find("did you mean 'left wall'"), std::string::npos) << r.err;
 }
 
+// A steady-state tolerance near the noise the solver tolerances leave in the change per unit
+// time (about tolerance / dt: with both at 1e-6 and dt 0.017 the change levels out at 3e-5)
+// would end a run on noise or never: the run warns once, naming the keys.
+TEST(Warnings, SteadyToleranceWithinTheSolverNoise) {
+  const auto dir = test::fresh_directory("steady_noise");
+  const std::string run = std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
+                          "/cases/cavity2d/case.toml --set solver.backend=cpu --set time.end=0.1"
+                          " --set output.directory='\"" +
+                          dir.string() + "\"' --set time.steady_tolerance=1e-6";
+  auto r = test::run_command(run + " --set solver.momentum_tolerance=1e-6");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: time.steady_tolerance = 1e-06 is below 10 times the change per "
+                       "unit time that the solver tolerances leave as noise"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one warning, once:\n" << r.err;
+  r = test::run_command(run);  // the case's tolerances, 1e-9: noise about 6e-8
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("steady_tolerance"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace scfd
