@@ -204,7 +204,7 @@ int run_case(const RunOptions& opt) {
   const std::string effective =
       write_on_rank0(out.directory / "case.effective.toml", c.effective_toml());
   if (!effective.empty()) throw InputError(effective);
-  writer->write_boundary(all_ranks_ok);
+  writer->write_boundary(solvers::first_message);
   if (restarted && log::rank() == 0) {
     writer->continue_series(model->time());
     if (vtkhdf) vtkhdf->continue_series(model->time());

@@ -129,10 +129,6 @@ int end_early(physics::Model& model, const Plugins& plugins, output::SeriesWrite
 
 }  // namespace
 
-bool all_ranks_ok(bool ok) {
-  return !solvers::any_rank(!ok);
-}
-
 void write_fields(output::SeriesWriter& writer, physics::Model& model, const OutputSettings& o) {
   const std::vector<physics::HostField> fields = model.fields(o.fields);
   std::vector<output::Field> points, cells;
@@ -141,7 +137,7 @@ void write_fields(output::SeriesWriter& writer, physics::Model& model, const Out
   if (o.vtkhdf)
     o.vtkhdf->write(model.time(), model.step(), points, cells);
   else
-    writer.write(model.time(), model.step(), points, cells, all_ranks_ok);
+    writer.write(model.time(), model.step(), points, cells, solvers::first_message);
 }
 
 int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,

@@ -38,9 +38,6 @@ struct OutputSettings {
   output::VtkHdfWriter* vtkhdf = nullptr;
 };
 
-// A logical AND over all ranks (the SeriesWriter's error protocol).
-bool all_ranks_ok(bool ok);
-
 // Writes the model's fields of its current step (collective; InputError on every rank when a
 // rank cannot write).
 void write_fields(output::SeriesWriter& writer, physics::Model& model, const OutputSettings& o);

@@ -101,14 +101,38 @@ std::exception_ptr attempt(F&& f) {
   }
 }
 
-// Rethrows this rank's FAILURE; with ALL_OK, first agrees with every rank, and throws an
-// InputError naming WHAT where only another rank failed.
-void agree(const AllRanksOk& all_ok, const std::exception_ptr& failure, const std::string& what) {
-  const bool ok = all_ok ? all_ok(failure == nullptr) : true;
+// Without FIRST_ERROR, rethrows this rank's FAILURE. With it, agrees with every rank first: a
+// rank with an error of its own rethrows it, every other rank throws the first failing rank's
+// message (an InputError), so rank 0 can report the reason.
+void agree(const FirstError& first_error, const std::exception_ptr& failure) {
+  std::string local;
+  if (failure) {
+    try {
+      std::rethrow_exception(failure);
+    } catch (const std::exception& e) {
+      local = e.what();
+    } catch (...) {
+      local = "unknown error";
+    }
+  }
+  const std::string first = first_error ? first_error(local) : local;
   if (failure) std::rethrow_exception(failure);
-  if (!ok)
-    throw input_error("{} not written: another rank could not write its part (it reports why)",
-                      what);
+  if (!first.empty()) throw InputError(first);
+}
+
+// Runs WRITE (a piece, then rank 0's index, each agreed on), and where any rank failed removes
+// this rank's file PIECE: no index lists it, and a full disk needs every byte back.
+template <typename Write, typename Index>
+void write_collectively(const FirstError& first_error, const fs::path& piece, Write&& write,
+                        Index&& index) {
+  try {
+    agree(first_error, attempt(write));
+    agree(first_error, attempt(index));
+  } catch (...) {
+    std::error_code ignored;
+    fs::remove(piece, ignored);
+    throw;
+  }
 }
 
 }  // namespace
@@ -184,17 +208,15 @@ fs::path SeriesWriter::boundary_path() const {
 }
 
 fs::path SeriesWriter::write(double time, int step, std::span<const Field> point_fields,
-                             std::span<const Field> cell_fields, const AllRanksOk& all_ranks_ok) {
-  SCFD_CHECK(all_ranks_ok || impl_->nranks == 1,
-             "SeriesWriter::write on {} ranks needs an AllRanksOk", impl_->nranks);
-  const fs::path dataset = dataset_path(step);
-  const std::string what = fmt::format("output step {} ('{}')", step, dataset.string());
-  agree(all_ranks_ok, attempt([&] { write_piece(time, step, point_fields, cell_fields); }), what);
-  agree(all_ranks_ok, attempt([&] {
-          if (impl_->rank == 0) write_index(time, step);
-        }),
-        what);
-  return dataset;
+                             std::span<const Field> cell_fields, const FirstError& first_error) {
+  SCFD_CHECK(first_error || impl_->nranks == 1,
+             "SeriesWriter::write on {} ranks needs a FirstError", impl_->nranks);
+  write_collectively(
+      first_error, piece_path(step), [&] { write_piece(time, step, point_fields, cell_fields); },
+      [&] {
+        if (impl_->rank == 0) write_index(time, step);
+      });
+  return dataset_path(step);
 }
 
 fs::path SeriesWriter::write_piece(double time, int step, std::span<const Field> point_fields,
@@ -255,22 +277,25 @@ fs::path SeriesWriter::write_index(double time, int step) {
   return dataset;
 }
 
-fs::path SeriesWriter::write_boundary(const AllRanksOk& all_ranks_ok) {
-  SCFD_CHECK(all_ranks_ok || impl_->nranks == 1,
-             "SeriesWriter::write_boundary on {} ranks needs an AllRanksOk", impl_->nranks);
-  const fs::path path = boundary_path();
-  const std::string what = fmt::format("boundary file '{}'", path.string());
-  agree(all_ranks_ok, attempt([&] { write_boundary_piece(); }), what);
-  agree(all_ranks_ok, attempt([&] {
-          if (impl_->rank == 0) write_boundary_index();
-        }),
-        what);
-  return path;
+fs::path SeriesWriter::write_boundary(const FirstError& first_error) {
+  SCFD_CHECK(first_error || impl_->nranks == 1,
+             "SeriesWriter::write_boundary on {} ranks needs a FirstError", impl_->nranks);
+  write_collectively(
+      first_error, boundary_piece_path(), [&] { write_boundary_piece(); },
+      [&] {
+        if (impl_->rank == 0) write_boundary_index();
+      });
+  return boundary_path();
+}
+
+fs::path SeriesWriter::boundary_piece_path() const {
+  const Impl& s = *impl_;
+  return s.dir / s.file_name(kBoundaryStem, s.nranks > 1 ? s.rank : -1, ".vtu");
 }
 
 fs::path SeriesWriter::write_boundary_piece() {
   Impl& s = *impl_;
-  const fs::path path = s.dir / s.file_name(kBoundaryStem, s.nranks > 1 ? s.rank : -1, ".vtu");
+  const fs::path path = boundary_piece_path();
   vtkSmartPointer<vtkUnstructuredGrid> grid = make_boundary_grid(*s.mesh, s.rank);
   write_vtu(grid, path);
   if (s.rank == 0) {

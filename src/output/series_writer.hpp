@@ -24,14 +24,14 @@
 //   writer.write_piece(time, step, points, cells);      // every rank
 //   MPI_Barrier(comm);
 //   if (rank == 0) writer.write_index(time, step);     // .pvtu + .pvd
-// or pass write() an AllRanksOk (a logical-AND all-reduce, which is also a barrier), which makes
-// write() collective and error-safe: it succeeds on every rank or throws InputError on every rank
-// (a rank that could not write its piece does not leave the others waiting forever):
-//   auto all_ok = [comm](bool ok) { int v = ok, all = 0;
-//     MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_LAND, comm); return all != 0; };
-//   writer.write(time, step, points, cells, all_ok);
+// or pass write() a FirstError (a collective that returns every rank the message of the lowest
+// rank that has one, such as core/agree.hpp's first_message), which makes write() collective
+// and error-safe: it succeeds on every rank or throws the same InputError on every rank, the
+// failing rank's reason (a rank that could not write its piece does not leave the others
+// waiting forever, and no rank leaves a piece that no index lists):
+//   writer.write(time, step, points, cells, first_message);
 // The boundary file has the same pair (write_boundary_piece / write_boundary_index) and
-// write_boundary(all_ok).
+// write_boundary(first_error).
 //
 // VTK is an implementation detail: this header includes no VTK header.
 #pragma once
@@ -47,9 +47,10 @@
 
 namespace scfd::output {
 
-// Combines one flag per rank with a logical AND over all ranks and returns the result on every
-// rank; like any MPI collective it returns on no rank before every rank has called it.
-using AllRanksOk = std::function<bool(bool this_rank_ok)>;
+// Given this rank's error message ("" when it has none), returns on every rank the message of the
+// lowest rank that has one ("" when no rank has); like any MPI collective it returns on no rank
+// before every rank has called it.
+using FirstError = std::function<std::string(const std::string& this_rank_error)>;
 
 class SeriesWriter {
  public:
@@ -65,13 +66,14 @@ class SeriesWriter {
   SeriesWriter(const SeriesWriter&) = delete;
   SeriesWriter& operator=(const SeriesWriter&) = delete;
 
-  // write_piece + (rank 0) write_index. With nranks > 1 ALL_RANKS_OK is required (SCFD_CHECK)
+  // write_piece + (rank 0) write_index. With nranks > 1 FIRST_ERROR is required (SCFD_CHECK)
   // and is called twice (after the pieces, after the index): then either every rank returns or
-  // every rank throws InputError. Returns the dataset listed in the .pvd (.vtu serial, .pvtu
+  // every rank throws InputError with the first failing rank's message, and removes its piece
+  // of the step (no index lists it). Returns the dataset listed in the .pvd (.vtu serial, .pvtu
   // parallel) on every rank.
   std::filesystem::path write(double time, int step, std::span<const Field> point_fields,
                               std::span<const Field> cell_fields,
-                              const AllRanksOk& all_ranks_ok = {});
+                              const FirstError& first_error = {});
 
   // Writes this rank's piece of output step STEP: piece_path(step). Point fields have n_nodes
   // tuples (all local nodes; the piece gathers the nodes of its owned cells), cell fields
@@ -86,10 +88,11 @@ class SeriesWriter {
   // at TIME (writing a step again replaces its entry). Returns dataset_path(step).
   std::filesystem::path write_index(double time, int step);
 
-  // The boundary file: write_boundary_piece + (rank 0) write_boundary_index, with ALL_RANKS_OK as
+  // The boundary file: write_boundary_piece + (rank 0) write_boundary_index, with FIRST_ERROR as
   // in write(). Returns boundary_path() on every rank.
-  std::filesystem::path write_boundary(const AllRanksOk& all_ranks_ok = {});
-  std::filesystem::path write_boundary_piece();  // this rank's owned boundary faces
+  std::filesystem::path write_boundary(const FirstError& first_error = {});
+  std::filesystem::path write_boundary_piece();       // this rank's owned boundary faces
+  std::filesystem::path boundary_piece_path() const;  // where write_boundary_piece writes
   std::filesystem::path write_boundary_index();  // rank 0: the .pvtu (nranks > 1; else nothing)
 
   // A run continued from a checkpoint at TIME: the .pvd keeps the entries of the earlier run up to

@@ -3,7 +3,7 @@
 // written in the order the run loop uses. The .pvtu read back with vtkXMLPUnstructuredGridReader
 // must be the serial result matched through the global ids: every global cell exactly once, with
 // its nodes, region, rank and field values; ghost values (set to a sentinel) never written.
-// write() with an AllRanksOk runs with one thread per rank, including a rank that fails.
+// write() with a FirstError runs with one thread per rank, including a rank that fails.
 #include <gtest/gtest.h>
 #include <vtkCellData.h>
 #include <vtkDataArray.h>
@@ -247,17 +247,21 @@ TEST(ParallelSeries, BoundaryPieces) {
   EXPECT_EQ(found, expected);
 }
 
-// AllRanksOk across threads standing in for ranks: a logical AND that returns once all arrived.
-class ThreadAllReduce {
+// FirstError across threads standing in for ranks: returns, once all arrived, the message of the
+// lowest rank that has one ("rank r: " before it, as core's first_message writes it).
+class ThreadFirstError {
  public:
-  explicit ThreadAllReduce(int n) : n_(n) {}
-  bool operator()(bool ok) {
+  explicit ThreadFirstError(int n) : n_(n), messages_(static_cast<std::size_t>(n)) {}
+  std::string arrive(int rank, const std::string& message) {
     std::unique_lock lock(mutex_);
     const long generation = generation_;
-    all_ = all_ && ok;
+    messages_[static_cast<std::size_t>(rank)] = message;
     if (++arrived_ == n_) {
-      result_ = all_;
-      all_ = true;
+      result_.clear();
+      for (int r = n_ - 1; r >= 0; --r)
+        if (!messages_[static_cast<std::size_t>(r)].empty())
+          result_ =
+              (r == 0 ? "" : fmt::format("rank {}: ", r)) + messages_[static_cast<std::size_t>(r)];
       arrived_ = 0;
       ++generation_;
       done_.notify_all();
@@ -266,14 +270,19 @@ class ThreadAllReduce {
     }
     return result_;
   }
+  // The FirstError of rank `rank`.
+  FirstError on(int rank) {
+    return [this, rank](const std::string& message) { return arrive(rank, message); };
+  }
 
  private:
   int n_;
+  std::vector<std::string> messages_;
   std::mutex mutex_;
   std::condition_variable done_;
   long generation_ = 0;
   int arrived_ = 0;
-  bool all_ = true, result_ = true;
+  std::string result_;
 };
 
 // Runs BODY(rank) on one thread per rank; returns each rank's InputError text ("" if none).
@@ -298,17 +307,17 @@ TEST(ParallelSeries, CollectiveWriteSucceedsOrFailsOnEveryRank) {
   const fs::path dir = test::fresh_dir("parallel_collective");
   std::vector<SeriesWriter> w;
   for (int r = 0; r < 2; ++r) w.emplace_back(d.local[r], dir, "run", r, 2);
-  ThreadAllReduce all_ok(2);
+  ThreadFirstError first_error(2);
   auto write = [&](int r, int step) {
     const StepFields f = local_fields(d.local[r], step, false);
     const Field points[] = {{"T", 1, f.t}};
     const Field cells[] = {{"p", 1, f.p}};
-    EXPECT_EQ(w[r].write(0.5 * step, step, points, cells, std::ref(all_ok)),
+    EXPECT_EQ(w[r].write(0.5 * step, step, points, cells, first_error.on(r)),
               dir / fmt::format("run_{:06d}.pvtu", step));
   };
   std::vector<std::string> errors = on_ranks(2, [&](int r) {
     write(r, 0);
-    EXPECT_EQ(w[r].write_boundary(std::ref(all_ok)), dir / "run_boundary.pvtu");
+    EXPECT_EQ(w[r].write_boundary(first_error.on(r)), dir / "run_boundary.pvtu");
   });
   EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
   ASSERT_TRUE(fs::exists(dir / "run_000000.pvtu"));
@@ -316,10 +325,12 @@ TEST(ParallelSeries, CollectiveWriteSucceedsOrFailsOnEveryRank) {
 
   fs::create_directory(dir / "run_000001_1.vtu.tmp");  // rank 1 cannot write its piece
   errors = on_ranks(2, [&](int r) { write(r, 1); });
-  EXPECT_NE(errors[0].find("output step 1"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[0].find("another rank"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[1].find((dir / "run_000001_1.vtu").string()), std::string::npos) << errors[1];
+  // Both ranks report rank 1's reason, and rank 0's piece, which no index lists, is gone.
+  const std::string reason = "cannot write '" + (dir / "run_000001_1.vtu").string() + "'";
+  EXPECT_NE(errors[0].find("rank 1: " + reason), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find(reason), std::string::npos) << errors[1];
   EXPECT_FALSE(fs::exists(dir / "run_000001.pvtu"));
+  EXPECT_FALSE(fs::exists(dir / "run_000001_0.vtu"));
   const auto sets = test::read_pvd(w[0].pvd_path());
   ASSERT_EQ(sets.size(), 1u);
   EXPECT_EQ(sets[0].file, "run_000000.pvtu");
@@ -330,7 +341,7 @@ TEST(ParallelSeriesDeathTest, IndexOnRankZeroAfterItsPiece) {
   const topology::Mesh m = test::two_triangles();
   SeriesWriter w0(m, fs::temp_directory_path(), "scfd_output_death_test", 0, 2);
   SeriesWriter w1(m, fs::temp_directory_path(), "scfd_output_death_test", 1, 2);
-  EXPECT_DEATH(w0.write(0, 0, {}, {}), "needs an AllRanksOk");
+  EXPECT_DEATH(w0.write(0, 0, {}, {}), "needs a FirstError");
   EXPECT_DEATH(w1.write_index(0, 0), "write_index called on rank 1");
   EXPECT_DEATH(w0.write_index(0, 3), "rank 0's last piece is step -1");
   EXPECT_DEATH(w0.write_boundary_index(), "before rank 0's boundary piece");

@@ -171,7 +171,7 @@ TEST(Failure, SigtermToTheRanksExits143Np2) {
 }
 
 // ns-exact recovers its pressure (a Poisson solve) to write a state. Stopped by SIGTERM or
-// SIGINT on 1 and 2 ranks, or by two Ctrl-Cs 50 ms apart (users press it twice), it still
+// SIGINT on 1, 2 and 4 ranks, or by two Ctrl-Cs 50 ms apart (users press it twice), it still
 // writes the last finished step, its checkpoint and the summary "interrupted", and exits 128 +
 // the signal.
 TEST(Failure, NsExactStoppedBySignalsWritesTheLastState) {
@@ -184,12 +184,21 @@ TEST(Failure, NsExactStoppedBySignalsWritesTheLastState) {
     const char* action;
     int code;
   };
-  for (const Stop& s : {Stop{1, "kill -TERM $pid", 143}, Stop{1, "kill -INT $pid", 130},
-                        Stop{1, "kill -INT $pid; sleep 0.05; kill -INT $pid", 130},
-                        Stop{2, "pkill -TERM -P $pid", 143}}) {
+  const char* kTerm = "kill -TERM $pid";
+  const char* kInt = "kill -INT $pid";
+  const char* kTwice = "kill -INT $pid; sleep 0.05; kill -INT $pid";
+  // Under mpirun the signals go to the ranks (mpirun's children), as a batch system sends them.
+  const char* kTermRanks = "pkill -TERM -P $pid";
+  const char* kIntRanks = "pkill -INT -P $pid";
+  const char* kTwiceRanks = "pkill -INT -P $pid; sleep 0.05; pkill -INT -P $pid";
+  for (const Stop& s :
+       {Stop{1, kTerm, 143}, Stop{1, kInt, 130}, Stop{1, kTwice, 130}, Stop{2, kTermRanks, 143},
+        Stop{2, kIntRanks, 130}, Stop{2, kTwiceRanks, 130}, Stop{4, kTermRanks, 143},
+        Stop{4, kIntRanks, 130}, Stop{4, kTwiceRanks, 130}}) {
     SCOPED_TRACE(std::string(s.action) + " on " + std::to_string(s.np) + " ranks");
     const fs::path dir = test::fresh_directory("fail_exact_signal");
-    const std::string launcher = s.np == 1 ? "" : kMpirun2;
+    const std::string launcher =
+        s.np == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(s.np) + " ";
     const auto r =
         run_then(launcher + kBinary + " run " + box + in(dir), dir / "ns-exact.pvd", s.action);
     EXPECT_EQ(r.exit_code, s.code) << r.err;
@@ -268,6 +277,27 @@ TEST(Failure, BlowUpStopsWithTheLastGoodState) {
   for (const char* bad : {"nan", ": inf", ": -inf"})
     EXPECT_EQ(summary.find(bad), std::string::npos) << summary;
   EXPECT_TRUE(fs::exists(dir / "ns-classical.pvd"));
+  fs::remove_all(dir);
+}
+
+// One rank of four cannot write its piece of an output step: the step has no .pvtu, and no rank
+// leaves its piece behind (ParaView would never see them; they only took disk space).
+TEST(Failure, FullDiskForOnePieceLeavesNoOrphanPiecesNp4) {
+  const fs::path dir = test::fresh_directory("fail_piece");
+  fs::create_symlink("/dev/full", dir / "heat_000010_2.vtu.tmp");
+  const auto r = test::run_command("timeout 120 " + std::string(SCFD_MPIRUN) + " -np 4 " + kBinary +
+                                   " run " + kCube + in(dir));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("heat_000010_2.vtu': No space left on device"), std::string::npos) << r.err;
+  std::string listed;
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".pvtu") listed += test::slurp(f.path());
+  for (const auto& f : fs::directory_iterator(dir)) {
+    const std::string name = f.path().filename().string();
+    if (name.ends_with(".vtu"))
+      EXPECT_NE(listed.find("\"" + name + "\""), std::string::npos) << name << " is an orphan";
+  }
+  EXPECT_FALSE(fs::exists(dir / "heat_000010_0.vtu"));
   fs::remove_all(dir);
 }
 
