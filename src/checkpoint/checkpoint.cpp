@@ -266,7 +266,7 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
   double root_step = -1;
   h5::Steps steps;
   h5::Id file;
-  steps([&] { file = h5::open_file(path, MPI_COMM_WORLD); });
+  steps([&] { file = h5::open_file(path); });
   steps([&] {
     const hid_t f = file.get();
     if (h5::read_string(f, "format").value_or("") != kFormat)

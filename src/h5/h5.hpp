@@ -65,9 +65,10 @@ class Id {
   herr_t (*close_)(hid_t) = nullptr;
 };
 
-// Collective: a new file (truncating PATH) or an existing one opened read-only, through MPI-IO.
+// Collective: a new file (truncating PATH), written through MPI-IO.
 Id create_file(const std::filesystem::path& path, MPI_Comm comm);
-Id open_file(const std::filesystem::path& path, MPI_Comm comm);
+// An existing file opened read-only by this rank alone (POSIX reads; reading is not collective).
+Id open_file(const std::filesystem::path& path);
 Id create_group(hid_t loc, const std::string& name);
 Id open_group(hid_t loc, const std::string& name);  // Error if missing
 bool exists(hid_t loc, const std::string& name);
@@ -92,10 +93,11 @@ Id write_doubles(hid_t loc, const std::string& name, std::int64_t n, std::int64_
                  std::span<const real> data);
 // An existing dataset (Error naming it when missing).
 Id open_dataset(hid_t loc, const std::string& name);
-// Its length, and this rank's part [begin, begin + out.size()). Collective.
+// Its length, and this rank's part [begin, begin + out.size()) (reads are this rank's alone).
 std::int64_t length(hid_t dataset);
 void read_doubles(hid_t dataset, std::int64_t begin, std::span<real> out);
-// Text as a 1D dataset of bytes, written by the rank with `writer` true. Collective.
+// Text as a 1D dataset of bytes, written by the rank with `writer` true (collective); read
+// by each rank.
 void write_text(hid_t loc, const std::string& name, const std::string& text, bool writer);
 std::string read_text(hid_t loc, const std::string& name);
 
