@@ -294,8 +294,9 @@ TEST(Failure, FullDiskForOnePieceLeavesNoOrphanPiecesNp4) {
     if (f.path().extension() == ".pvtu") listed += test::slurp(f.path());
   for (const auto& f : fs::directory_iterator(dir)) {
     const std::string name = f.path().filename().string();
-    if (name.ends_with(".vtu"))
+    if (name.ends_with(".vtu")) {
       EXPECT_NE(listed.find("\"" + name + "\""), std::string::npos) << name << " is an orphan";
+    }
   }
   EXPECT_FALSE(fs::exists(dir / "heat_000010_0.vtu"));
   fs::remove_all(dir);
