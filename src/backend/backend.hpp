@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "backend/sparse_matrix.hpp"
 #include "core/types.hpp"
@@ -112,7 +113,10 @@ struct BicgstabSlots {
 
 class Backend {
  public:
-  virtual ~Backend() = default;
+  Backend();
+  virtual ~Backend();
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
   virtual std::string name() const = 0;
   // "fp64" or "fp32": what a Field stores (host values are always `real`; an fp32 backend rounds
   // on upload).
@@ -199,8 +203,8 @@ class Backend {
   virtual void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
                                Rows rows = Rows::all) const = 0;
   // y = z + A x (a coarse-grid correction); y must not be z either.
-  virtual void matrix_apply_add(const Matrix& a, const Field& x, const Field& z,
-                                Field& y) const = 0;
+  virtual void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y,
+                                Rows rows = Rows::all) const = 0;
   // y = x + w .* (b - A x) (a weighted Jacobi sweep, w = omega / diag(A)).
   virtual void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,
                              Field& y, Rows rows = Rows::all) const = 0;
@@ -222,20 +226,24 @@ class Backend {
   // backend/cpu/operators.hpp. Those that follow a halo exchange take `rows` (see Rows). Vector
   // fields at cells hold 3 reals per cell (x, y, z interleaved; z = 0 in 2D). G: cell -> face;
   // q_boundary holds one value per owned boundary face (face n_interior_faces+k).
+  // G, D, C, R, interpolation and integration default to products with the mesh's operator
+  // matrices (backend/operator_matrices.hpp), made by this backend on first use for each mesh: a
+  // new backend gets them from its sparse products, and overrides one where a kernel of its own
+  // is faster (the cpu and GL backends override all of them).
   virtual void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,
-                        Field& g_face, Rows rows = Rows::all) const = 0;
+                        Field& g_face, Rows rows = Rows::all) const;
   virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
-                          Rows rows = Rows::all) const = 0;
+                          Rows rows = Rows::all) const;
   // s_c = sum over the faces of c of |U_f| (owned cells): the Courant number's flux.
   virtual void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const = 0;
   virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face,
-                    Rows rows = Rows::all) const = 0;
+                    Rows rows = Rows::all) const;
   virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r,
-                        Rows rows = Rows::all) const = 0;
+                        Rows rows = Rows::all) const;
   virtual void interpolate(const topology::Mesh& m, const Field& u_face, Field& u_cell,
-                           Rows rows = Rows::all) const = 0;  // u_cell: 3 per cell
+                           Rows rows = Rows::all) const;  // u_cell: 3 per cell
   virtual void integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
-                         Rows rows = Rows::all) const = 0;  // v_cell: 3 per cell
+                         Rows rows = Rows::all) const;  // v_cell: 3 per cell
   // Convective acceleration at cells, 3 per cell (backend/cpu/convection.cpp):
   // n_c = (1/V_c) sum_f s(c,f) U_f (u_f - u_c), u_f = (1-upwind) central + upwind upwind-cell
   // velocity; boundary faces take u_boundary (3 per owned boundary face) on inflow, u_c on
@@ -263,6 +271,11 @@ class Backend {
   // Plain node Laplacian y = K x (sum over edges of w_e (x_i - x_j)), no elimination.
   virtual void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                               Field& y) const = 0;
+
+ private:
+  struct MeshOperators;  // a mesh's operator matrices, made by this backend
+  const MeshOperators& mesh_operators(const topology::Mesh& m) const;
+  mutable std::vector<std::unique_ptr<MeshOperators>> mesh_operators_;
 };
 
 // What a run asks of its backend besides the name.

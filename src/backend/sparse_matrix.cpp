@@ -21,7 +21,8 @@ void SparseMatrix::check() const {
     SCFD_CHECK(j >= 0 && j < cols, "sparse matrix column {} outside 0..{}", j, cols - 1);
 }
 
-index leading_rows_without_ghosts(const SparseMatrix& a) {
+index inner_rows(const SparseMatrix& a) {
+  if (a.inner >= 0) return a.inner;
   for (index i = 0; i < a.rows; ++i)
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
       if (a.column[k] >= a.rows) return i;

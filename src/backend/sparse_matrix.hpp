@@ -15,6 +15,9 @@ struct SparseMatrix {
   std::vector<index> offset{0};  // rows + 1 entries: row i holds entries offset[i]..offset[i+1]
   std::vector<index> column;     // one per entry, < cols
   std::vector<real> value;       // one per entry
+  // The leading rows that read no ghost (Rows::inner), where the caller knows them (the
+  // operators of a mesh: Mesh::n_inner_X); -1: inner_rows() finds them.
+  index inner = -1;
 
   index entries() const { return static_cast<index>(column.size()); }
   // Throws (SCFD_CHECK) unless the arrays describe a rows x cols matrix.
@@ -36,8 +39,9 @@ struct RowSplit {
 // The split of `a`, or nothing when no row is longer than kLongRow.
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a);
 
-// The leading rows of `a` whose columns are all below a.rows: for a rank-local block whose
-// columns [0, rows) are the owned entries, the rows that read no ghost (Rows::inner).
-index leading_rows_without_ghosts(const SparseMatrix& a);
+// The rows of `a` that Rows::inner names: a.inner where it is set, else the leading rows whose
+// columns are all below a.rows (for a rank-local block whose columns [0, rows) are the owned
+// entries, the rows that read no ghost).
+index inner_rows(const SparseMatrix& a);
 
 }  // namespace scfd::backend

@@ -140,7 +140,7 @@ TEST_P(OverlapRows, OperatorsInTwoPartsEqualOneCall) {
       a.offset.push_back(static_cast<index>(a.column.size()));
     }
     a.value.assign(values.begin(), values.begin() + a.entries());
-    const index inner_rows = backend::leading_rows_without_ghosts(a);
+    const index inner_rows = backend::inner_rows(a);
     ASSERT_GE(inner_rows, m.n_inner_nodes);
     ASSERT_LT(inner_rows, m.n_owned_nodes);
     const auto matrix = be().make_matrix(a);

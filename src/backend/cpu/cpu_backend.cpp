@@ -344,7 +344,7 @@ void CpuBackend::node_system_diagonal(const topology::Mesh& m, const Field& d, r
 }
 
 CpuMatrix::CpuMatrix(const SparseMatrix& a)
-    : a_(a), inner_(leading_rows_without_ghosts(a)), split_(split_long_rows(a)) {
+    : a_(a), inner_(inner_rows(a)), split_(split_long_rows(a)) {
   if (split_) {
     chunk_sums_.resize(static_cast<std::size_t>(split_->chunks.rows));
     inner_ = 0;
@@ -388,8 +388,9 @@ void CpuBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x
   cpu_matrix(a).product(SparseProduct::residual, host(x), host(b), {}, {}, host(y), rows);
 }
 
-void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
-  cpu_matrix(a).product(SparseProduct::apply_add, host(x), {}, host(z), {}, host(y));
+void CpuBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y,
+                                  Rows rows) const {
+  cpu_matrix(a).product(SparseProduct::apply_add, host(x), {}, host(z), {}, host(y), rows);
 }
 
 void CpuBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,

@@ -58,7 +58,7 @@ class CpuMatrix final : public Matrix {
   mutable std::vector<real> chunk_sums_;
 };
 
-class CpuBackend final : public Backend {
+class CpuBackend : public Backend {
  public:
   std::string name() const override { return "cpu"; }
   std::unique_ptr<Field> make_field(index n) const override;
@@ -97,7 +97,8 @@ class CpuBackend final : public Backend {
                     Rows rows = Rows::all) const override;
   void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
                        Rows rows) const override;
-  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
+  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y,
+                        Rows rows = Rows::all) const override;
   void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x, Field& y,
                      Rows rows) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,

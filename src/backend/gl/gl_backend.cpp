@@ -818,7 +818,7 @@ std::unique_ptr<NodeSystem> GlBackend::make_node_system(const topology::Mesh& m,
 class GlMatrix final : public Matrix {
  public:
   GlMatrix(const GlBackend& be, const SparseMatrix& a)
-      : be_(be), rows_(a.rows), cols_(a.cols), inner_(leading_rows_without_ghosts(a)) {
+      : be_(be), rows_(a.rows), cols_(a.cols), inner_(inner_rows(a)) {
     if (const std::optional<RowSplit> split = split_long_rows(a)) {
       sell_ = make_sell_matrix(split->chunks, be.precision_);
       sum_ = make_sell_matrix(split->sum, be.precision_);
@@ -882,8 +882,9 @@ void GlBackend::matrix_residual(const Matrix& a, const Field& b, const Field& x,
   gl_matrix(a).product(Operators::Sparse::residual, x, &b, nullptr, nullptr, y, rows);
 }
 
-void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const {
-  gl_matrix(a).product(Operators::Sparse::apply_add, x, nullptr, &z, nullptr, y);
+void GlBackend::matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y,
+                                 Rows rows) const {
+  gl_matrix(a).product(Operators::Sparse::apply_add, x, nullptr, &z, nullptr, y, rows);
 }
 
 void GlBackend::matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x,

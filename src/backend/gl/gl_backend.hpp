@@ -106,7 +106,8 @@ class GlBackend final : public Backend {
                     Rows rows = Rows::all) const override;
   void matrix_residual(const Matrix& a, const Field& b, const Field& x, Field& y,
                        Rows rows) const override;
-  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y) const override;
+  void matrix_apply_add(const Matrix& a, const Field& x, const Field& z, Field& y,
+                        Rows rows = Rows::all) const override;
   void matrix_jacobi(const Matrix& a, const Field& w, const Field& b, const Field& x, Field& y,
                      Rows rows) const override;
   void gradient(const topology::Mesh& m, const Field& q_cell, const Field& q_boundary,

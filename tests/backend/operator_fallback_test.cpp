@@ -1,0 +1,130 @@
+// Backend's default operators (products with the mesh's operator matrices,
+// backend/operator_matrices.hpp) against the cpu kernels they stand in for, on every test mesh:
+// G, D, C and R give the kernels' bits (the same terms in the same order); interpolation and
+// integration agree to round-off (the kernels divide by the volume after the sum and add whole
+// dot products). A backend that brings no kernel of its own computes what the cpu backend does.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.hpp"
+#include "test_meshes.hpp"
+
+namespace scfd::test {
+namespace {
+
+using backend::Field;
+using backend::Rows;
+
+// The cpu backend with its operator kernels replaced by Backend's defaults.
+class Fallback final : public backend::cpu::CpuBackend {
+ public:
+  void gradient(const Mesh& m, const Field& q, const Field& qb, Field& g,
+                Rows rows) const override {
+    backend::Backend::gradient(m, q, qb, g, rows);
+  }
+  void divergence(const Mesh& m, const Field& u, Field& d, Rows rows) const override {
+    backend::Backend::divergence(m, u, d, rows);
+  }
+  void curl(const Mesh& m, const Field& s, Field& u, Rows rows) const override {
+    backend::Backend::curl(m, s, u, rows);
+  }
+  void rotation(const Mesh& m, const Field& u, Field& r, Rows rows) const override {
+    backend::Backend::rotation(m, u, r, rows);
+  }
+  void interpolate(const Mesh& m, const Field& u, Field& v, Rows rows) const override {
+    backend::Backend::interpolate(m, u, v, rows);
+  }
+  void integrate(const Mesh& m, const Field& v, Field& u, Rows rows) const override {
+    backend::Backend::integrate(m, v, u, rows);
+  }
+};
+
+class OperatorFallback : public MeshTest {
+ protected:
+  // The operator `apply` on the kernel backend and on the fallback, from the same random
+  // inputs of the given sizes; returns both outputs.
+  template <typename Apply>
+  std::pair<std::vector<real>, std::vector<real>> both(std::vector<index> inputs, index output,
+                                                       Apply apply) {
+    std::vector<real> results[2];
+    const backend::cpu::CpuBackend kernels;
+    const Fallback fallback;
+    const backend::Backend* backends[2] = {&kernels, &fallback};
+    for (int b = 0; b < 2; ++b) {
+      std::vector<std::unique_ptr<Field>> in;
+      for (std::size_t k = 0; k < inputs.size(); ++k)
+        in.push_back(backends[b]->make_field_from(random_field(inputs[k], 17 + k)));
+      auto out = backends[b]->make_field_from(random_field(output, 99));  // not zeros
+      // Inner rows, then the interface: every owned output once, as the halo overlap asks.
+      apply(*backends[b], in, *out, Rows::inner);
+      apply(*backends[b], in, *out, Rows::interface);
+      results[b].resize(output);
+      backends[b]->download(*out, results[b]);
+    }
+    return {results[0], results[1]};
+  }
+};
+
+void expect_bits(const std::pair<std::vector<real>, std::vector<real>>& r,
+                 const std::string& what) {
+  ASSERT_EQ(r.first.size(), r.second.size());
+  for (std::size_t i = 0; i < r.first.size(); ++i)
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(r.first[i]), std::bit_cast<std::uint64_t>(r.second[i]))
+        << what << " differs at " << i << ": " << r.first[i] << " vs " << r.second[i];
+}
+
+void expect_close(const std::pair<std::vector<real>, std::vector<real>>& r,
+                  const std::string& what) {
+  const real scale = std::max(max_abs(r.first), real(1e-300));
+  real err = 0;
+  for (std::size_t i = 0; i < r.first.size(); ++i)
+    err = std::max(err, std::abs(r.first[i] - r.second[i]) / scale);
+  report(what, err);
+  EXPECT_LT(err, kRoundOff) << what;
+}
+
+TEST_P(OperatorFallback, GradientDivergenceCurlRotationGiveTheKernelsBits) {
+  const Mesh& m = mesh();
+  expect_bits(both({m.n_cells, m.n_boundary_faces()}, m.n_faces,
+                   [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                     be.gradient(m, *in[0], *in[1], out, rows);
+                   }),
+              label("gradient"));
+  expect_bits(both({m.n_faces}, m.n_cells,
+                   [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                     be.divergence(m, *in[0], out, rows);
+                   }),
+              label("divergence"));
+  expect_bits(both({m.n_curl()}, m.n_faces,
+                   [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                     be.curl(m, *in[0], out, rows);
+                   }),
+              label("curl"));
+  expect_bits(both({m.n_faces}, m.n_curl(),
+                   [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                     be.rotation(m, *in[0], out, rows);
+                   }),
+              label("rotation"));
+}
+
+TEST_P(OperatorFallback, InterpolationAndIntegrationAgreeToRoundOff) {
+  const Mesh& m = mesh();
+  expect_close(both({m.n_faces}, 3 * m.n_cells,
+                    [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                      be.interpolate(m, *in[0], out, rows);
+                    }),
+               label("interpolate"));
+  expect_close(both({3 * m.n_cells}, m.n_faces,
+                    [&m](const auto& be, const auto& in, Field& out, Rows rows) {
+                      be.integrate(m, *in[0], out, rows);
+                    }),
+               label("integrate"));
+}
+
+SCFD_INSTANTIATE_MESH_TESTS(OperatorFallback);
+
+}  // namespace
+}  // namespace scfd::test
