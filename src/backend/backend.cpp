@@ -1,8 +1,12 @@
-// The default operator methods of Backend (backend.hpp): products with the mesh's operator
-// matrices (operator_matrices.hpp), stored by this backend the first time a mesh is used.
+// The default methods of Backend (backend.hpp): the operators as products with the mesh's
+// operator matrices (operator_matrices.hpp), stored by this backend the first time a mesh is
+// used; the Krylov updates as sequences of core operations.
 #include "backend/backend.hpp"
 
+#include <vector>
+
 #include "backend/operator_matrices.hpp"
+#include "core/error.hpp"
 
 namespace scfd::backend {
 
@@ -72,6 +76,84 @@ void Backend::interpolate(const topology::Mesh& m, const Field& u_face, Field& u
 void Backend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_face,
                         Rows rows) const {
   matrix_apply(*mesh_operators(m).integrate, v_cell, u_face, rows);
+}
+
+namespace {
+
+std::vector<real> host_scalars(const Backend& be, const Scalars& s) {
+  std::vector<real> v(static_cast<std::size_t>(s.size()));
+  be.read_scalars(s, v);
+  return v;
+}
+
+// alpha_k and omega_k of BiCGStab from its scalars; a zero divisor gives 0, as in the kernels.
+real bicgstab_alpha(const std::vector<real>& s, index rho_slot) {
+  const real r0v = s[BicgstabSlots::r0v];
+  return r0v != 0 ? s[static_cast<std::size_t>(rho_slot)] / r0v : real(0);
+}
+real bicgstab_omega(const std::vector<real>& s) {
+  return s[BicgstabSlots::tt] > 0 ? s[BicgstabSlots::ts] / s[BicgstabSlots::tt] : real(0);
+}
+
+}  // namespace
+
+void Backend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, const Field& dinv,
+                         Field& x, Field& r, Field& z, index n) const {
+  using S = PcgSlots;
+  SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
+  std::vector<real> s = host_scalars(*this, sf);
+  const real pq = s[S::pq], rz_old = s[S::rz_before(k)];
+  if (!(s[S::breakdown] == 0 && pq > 0 && rz_old > 0)) {
+    if (s[S::breakdown] == 0) {
+      s[S::breakdown] = k + 1;
+      s[S::breakdown_pq] = pq;
+      s[S::breakdown_rz] = rz_old;
+    }
+    s[S::rz_after(k)] = rz_old;
+    write_scalars(s, sf);
+    return;
+  }
+  const real alpha = rz_old / pq;
+  axpy(alpha, p, x);
+  axpy(-alpha, q, r);
+  multiply(dinv, r, z);
+  dot(r, z, n, sf, S::rz_after(k));
+  dot(r, r, n, sf, S::rr);
+}
+
+void Backend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
+  const std::vector<real> s = host_scalars(*this, sf);
+  const real rz_old = s[PcgSlots::rz_before(k)];
+  xpay(z, rz_old > 0 ? s[PcgSlots::rz_after(k)] / rz_old : real(0), p);
+}
+
+void Backend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
+                                 Field& p) const {
+  const std::vector<real> s = host_scalars(*this, sf);
+  const real rho = s[BicgstabSlots::rho_now(k)], rho_old = s[BicgstabSlots::rho_before(k)];
+  const real omega = bicgstab_omega(s);
+  const real beta =
+      rho_old != 0 && omega != 0
+          ? (rho / rho_old) * (bicgstab_alpha(s, BicgstabSlots::rho_before(k)) / omega)
+          : real(0);
+  axpy(-omega, v, p);
+  xpay(r, beta, p);  // p = r + beta (p - omega v)
+}
+
+void Backend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
+                            Field& y) const {
+  copy(r, y);
+  axpy(-bicgstab_alpha(host_scalars(*this, sf), BicgstabSlots::rho_now(k)), v, y);
+}
+
+void Backend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
+                              const Field& y, const Field& t, Field& x, Field& r) const {
+  const std::vector<real> s = host_scalars(*this, sf);
+  const real omega = bicgstab_omega(s);
+  axpy(bicgstab_alpha(s, BicgstabSlots::rho_now(k)), p_hat, x);
+  axpy(omega, s_hat, x);
+  copy(y, r);
+  axpy(-omega, t, r);
 }
 
 }  // namespace scfd::backend

@@ -177,6 +177,9 @@ class Backend {
   // s[slot] = this rank's sum of x_i y_i over the first n entries, left on the backend.
   virtual void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const = 0;
 
+  // The Krylov updates below are fused kernels on the cpu and GL backends; their defaults are
+  // the same steps as core operations (the scalars read to the host to form alpha, beta, omega),
+  // which give the cpu kernels' bits on every owned entry (ghost entries are updated too).
   // The fused update of PCG iteration k, its scalars in s (PcgSlots): with pq = s[pq] and
   // rz = s[rz_before(k)], if s[breakdown] = 0, pq > 0 and rz > 0:
   //   x += alpha p, r -= alpha q, z = dinv .* r (alpha = rz / pq, first n entries),
@@ -184,10 +187,10 @@ class Backend {
   // otherwise x, r, z stay, s[rz_after(k)] = rz, and a first breakdown is recorded
   // (s[breakdown] = k + 1, s[breakdown_pq] = pq, s[breakdown_rz] = rz).
   virtual void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
-                          Field& x, Field& r, Field& z, index n) const = 0;
+                          Field& x, Field& r, Field& z, index n) const;
   // The search direction after iteration k: p = z + beta p, beta = s[rz_after(k)] /
   // s[rz_before(k)] (0 when the divisor is not > 0).
-  virtual void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const = 0;
+  virtual void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const;
 
   // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
   // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
@@ -216,11 +219,11 @@ class Backend {
   //   half:      y = r - alpha_k v;
   //   update:    x = (x + alpha_k p_hat) + omega_k s_hat, r = y - omega_k t (y: half's output).
   virtual void bicgstab_direction(int k, const Scalars& s, const Field& r, const Field& v,
-                                  Field& p) const = 0;
+                                  Field& p) const;
   virtual void bicgstab_half(int k, const Scalars& s, const Field& r, const Field& v,
-                             Field& y) const = 0;
+                             Field& y) const;
   virtual void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
-                               const Field& y, const Field& t, Field& x, Field& r) const = 0;
+                               const Field& y, const Field& t, Field& x, Field& r) const;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in
   // backend/cpu/operators.hpp. Those that follow a halo exchange take `rows` (see Rows). Vector

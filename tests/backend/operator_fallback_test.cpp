@@ -40,7 +40,45 @@ class Fallback final : public backend::cpu::CpuBackend {
   void integrate(const Mesh& m, const Field& v, Field& u, Rows rows) const override {
     backend::Backend::integrate(m, v, u, rows);
   }
+  void pcg_update(int k, backend::Scalars& s, const Field& p, const Field& q, const Field& dinv,
+                  Field& x, Field& r, Field& z, index n) const override {
+    backend::Backend::pcg_update(k, s, p, q, dinv, x, r, z, n);
+  }
 };
+
+// PCG's fused update (cpu kernel) and its default (core operations): the same bits on the owned
+// entries and in the scalars, for a sound iteration and for a breakdown.
+TEST(KrylovFallback, PcgUpdateGivesTheKernelsBits) {
+  const backend::cpu::CpuBackend kernels;
+  const Fallback fallback;
+  constexpr index kSize = 1000, kOwned = 900;
+  for (const real pq : {0.7, -0.7}) {
+    std::vector<real> results[2], scalars[2];
+    int b = 0;
+    for (const backend::Backend* be : {static_cast<const backend::Backend*>(&kernels),
+                                       static_cast<const backend::Backend*>(&fallback)}) {
+      std::vector<std::unique_ptr<Field>> f;
+      for (std::uint64_t k = 0; k < 6; ++k)
+        f.push_back(be->make_field_from(random_field(kSize, k)));
+      auto s = be->make_scalars(backend::PcgSlots::count);
+      std::vector<real> slots(backend::PcgSlots::count, 0);
+      slots[backend::PcgSlots::pq] = pq;
+      slots[backend::PcgSlots::rz_before(3)] = 0.4;
+      be->write_scalars(slots, *s);
+      be->pcg_update(3, *s, *f[0], *f[1], *f[2], *f[3], *f[4], *f[5], kOwned);
+      for (int k = 3; k < 6; ++k) {
+        std::vector<real> v(kSize);
+        be->download(*f[k], v);
+        results[b].insert(results[b].end(), v.begin(), v.begin() + kOwned);
+      }
+      scalars[b].resize(backend::PcgSlots::count);
+      be->read_scalars(*s, scalars[b]);
+      ++b;
+    }
+    EXPECT_EQ(results[0], results[1]) << "pq = " << pq;
+    EXPECT_EQ(scalars[0], scalars[1]) << "pq = " << pq;
+  }
+}
 
 class OperatorFallback : public MeshTest {
  protected:

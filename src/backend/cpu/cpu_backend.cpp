@@ -203,54 +203,6 @@ void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf
   s[S::rr] = rr;
 }
 
-void CpuBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
-  auto s = values(sf);
-  const real rz_old = s[PcgSlots::rz_before(k)];
-  xpay(z, rz_old > 0 ? s[PcgSlots::rz_after(k)] / rz_old : real(0), p);
-}
-
-namespace {
-// alpha_k, omega_k and beta_k of BiCGStab from its scalars (BicgstabSlots), as the GLSL twins
-// form them. A zero divisor gives 0 (a breakdown the solver sees at its next check and restarts
-// from), never an inf or NaN in the vectors.
-real bicgstab_alpha(std::span<const real> s, index rho_slot) {
-  const real r0v = s[BicgstabSlots::r0v];
-  return r0v != 0 ? s[rho_slot] / r0v : real(0);
-}
-real bicgstab_omega(std::span<const real> s) {
-  return s[BicgstabSlots::tt] > 0 ? s[BicgstabSlots::ts] / s[BicgstabSlots::tt] : real(0);
-}
-}  // namespace
-
-void CpuBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
-                                    Field& p) const {
-  auto s = values(sf);
-  const real rho = s[BicgstabSlots::rho_now(k)], rho_old = s[BicgstabSlots::rho_before(k)];
-  const real omega = bicgstab_omega(s);
-  const real beta =
-      rho_old != 0 && omega != 0
-          ? (rho / rho_old) * (bicgstab_alpha(s, BicgstabSlots::rho_before(k)) / omega)
-          : real(0);
-  axpy(-omega, v, p);
-  xpay(r, beta, p);  // p = r + beta (p - omega v)
-}
-
-void CpuBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
-                               Field& y) const {
-  copy(r, y);
-  axpy(-bicgstab_alpha(values(sf), BicgstabSlots::rho_now(k)), v, y);
-}
-
-void CpuBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
-                                 const Field& y, const Field& t, Field& x, Field& r) const {
-  auto s = values(sf);
-  const real omega = bicgstab_omega(s);
-  axpy(bicgstab_alpha(s, BicgstabSlots::rho_now(k)), p_hat, x);
-  axpy(omega, s_hat, x);
-  copy(y, r);
-  axpy(-omega, t, r);
-}
-
 namespace {
 // A cell vector field (3 reals per cell, interleaved) seen as Vec3s.
 static_assert(sizeof(Vec3) == 3 * sizeof(real) && alignof(Vec3) == alignof(real));

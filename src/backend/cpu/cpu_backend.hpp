@@ -85,13 +85,6 @@ class CpuBackend : public Backend {
   void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
-  void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
-  void bicgstab_direction(int k, const Scalars& s, const Field& r, const Field& v,
-                          Field& p) const override;
-  void bicgstab_half(int k, const Scalars& s, const Field& r, const Field& v,
-                     Field& y) const override;
-  void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
-                       const Field& y, const Field& t, Field& x, Field& r) const override;
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
   void matrix_apply(const Matrix& a, const Field& x, Field& y,
                     Rows rows = Rows::all) const override;
