@@ -21,7 +21,7 @@ struct Line {
 };
 
 Line read_line(const config::Case& c, const std::string& name, int dim) {
-  const std::string key = "output.lines." + name;
+  const std::string key = "output.lines." + config::key_segment(name);
   // The name becomes a file name (lines/NAME.csv).
   if (name.empty() || !std::all_of(name.begin(), name.end(), [](char ch) {
         return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-';
