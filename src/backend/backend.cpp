@@ -156,4 +156,58 @@ void Backend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, cons
   axpy(-omega, t, r);
 }
 
+namespace {
+
+std::vector<real> host_values(const Backend& be, const Field& f) {
+  std::vector<real> v(static_cast<std::size_t>(f.size()));
+  be.download(f, v);
+  return v;
+}
+
+// node_system's operator as a stored matrix of the backend that made it.
+class AssembledNodeSystem final : public NodeSystem {
+ public:
+  AssembledNodeSystem(const Backend& be, const topology::Mesh& m, const Field& d, real b,
+                      const Field& w, const Field& fixed)
+      : be_(be),
+        a_(be.make_matrix(node_system_matrix(m, host_values(be, d), b, host_values(be, w),
+                                             host_values(be, fixed)))) {}
+  void apply(const Field& x, Field& y, Rows rows) const override {
+    be_.matrix_apply(*a_, x, y, rows);
+  }
+
+ private:
+  const Backend& be_;
+  std::unique_ptr<Matrix> a_;
+};
+
+}  // namespace
+
+std::unique_ptr<NodeSystem> Backend::make_node_system(const topology::Mesh& m, const Field& d,
+                                                      real b, const Field& w,
+                                                      const Field& fixed) const {
+  return std::make_unique<AssembledNodeSystem>(*this, m, d, b, w, fixed);
+}
+
+void Backend::node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                          const Field& fixed, const Field& x, Field& y) const {
+  make_node_system(m, d, b, w, fixed)->apply(x, y);
+}
+
+void Backend::node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
+                                   const Field& fixed, Field& diag) const {
+  const SparseMatrix a = node_system_matrix(m, host_values(*this, d), b, host_values(*this, w),
+                                            host_values(*this, fixed));
+  std::vector<real> values(static_cast<std::size_t>(a.rows));
+  for (index i = 0; i < a.rows; ++i) values[static_cast<std::size_t>(i)] = a.value[a.offset[i]];
+  upload_range(values, diag, 0);  // the owned entries; ghosts keep theirs
+}
+
+void Backend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
+                             Field& y) const {
+  const std::vector<real> zeros(static_cast<std::size_t>(m.n_nodes), 0);
+  const SparseMatrix a = node_system_matrix(m, zeros, 1, host_values(*this, w), zeros);
+  matrix_apply(*make_matrix(a), x, y);
+}
+
 }  // namespace scfd::backend

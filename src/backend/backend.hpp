@@ -256,24 +256,26 @@ class Backend {
                           Rows rows = Rows::all) const = 0;
 
   // Operators write owned outputs only (the first n_owned_X entries); ghosts keep their values
-  // until a halo exchange fills them.
+  // until a halo exchange fills them. The node systems default to the assembled matrix
+  // (backend::node_system_matrix), assembled on the host from the fields read back: a new backend
+  // gets them from its sparse products; the cpu and GL backends keep their kernels.
   // Node system operator (node-based diffusion with Dirichlet rows eliminated symmetrically):
   //   y_i = d_i x_i + b * sum over edges e=(i,j) of w_e (x_i - free_j x_j)   if free_i = 1
   //   y_i = x_i                                                              if free_i = 0
   // with free = 1 - fixed (fixed_i = 1 on Dirichlet nodes). b = 0 gives a diagonal operator.
   virtual void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
-                           const Field& fixed, const Field& x, Field& y) const = 0;
+                           const Field& fixed, const Field& x, Field& y) const;
   // node_system with its coefficients assembled once: the same operator, for PCG loops that apply
   // it many times (a backend stores what is cheapest to apply; see NodeSystem).
   virtual std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d,
                                                        real b, const Field& w,
-                                                       const Field& fixed) const = 0;
+                                                       const Field& fixed) const;
   // Diagonal of node_system: d_i + b sum_e w_e on free nodes, 1 on fixed nodes.
   virtual void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
-                                    const Field& fixed, Field& diag) const = 0;
+                                    const Field& fixed, Field& diag) const;
   // Plain node Laplacian y = K x (sum over edges of w_e (x_i - x_j)), no elimination.
   virtual void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
-                              Field& y) const = 0;
+                              Field& y) const;
 
  private:
   struct MeshOperators;  // a mesh's operator matrices, made by this backend

@@ -4,6 +4,8 @@
 
 #include <functional>
 
+#include "core/error.hpp"
+
 namespace scfd::backend {
 namespace {
 
@@ -83,6 +85,37 @@ OperatorMatrices operator_matrices(const Mesh& m) {
         }
       });
   return o;
+}
+
+SparseMatrix node_system_matrix(const Mesh& m, std::span<const real> d, real b,
+                                std::span<const real> w, std::span<const real> fixed) {
+  SCFD_CHECK(d.size() == static_cast<std::size_t>(m.n_nodes) &&
+                 w.size() == static_cast<std::size_t>(m.n_edges) && fixed.size() == d.size(),
+             "node system matrix: d {}, w {}, fixed {} for {} nodes and {} edges", d.size(),
+             w.size(), fixed.size(), m.n_nodes, m.n_edges);
+  SparseMatrix a;
+  a.rows = m.n_owned_nodes;
+  a.cols = m.n_nodes;
+  a.inner = m.n_inner_nodes;
+  for (index i = 0; i < m.n_owned_nodes; ++i) {
+    const index diag_at = a.entries();
+    a.column.push_back(i);
+    a.value.push_back(1);
+    if (fixed[i] == 0) {
+      real diag = d[i];
+      for (const index e : m.node_edges.row(i)) {
+        diag += b * w[e];
+        const index j = m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
+        if (fixed[j] == 0) {
+          a.column.push_back(j);
+          a.value.push_back(-b * w[e]);
+        }
+      }
+      a.value[diag_at] = diag;
+    }
+    a.offset.push_back(a.entries());
+  }
+  return a;
 }
 
 }  // namespace scfd::backend

@@ -10,6 +10,8 @@
 // volume after the sum, and sum the dot products of whole vectors).
 #pragma once
 
+#include <span>
+
 #include "backend/sparse_matrix.hpp"
 #include "topology/mesh.hpp"
 
@@ -26,5 +28,11 @@ struct OperatorMatrices {
 };
 
 OperatorMatrices operator_matrices(const topology::Mesh& m);
+
+// Backend::node_system's operator: row i = d_i + b sum_e w_e on the diagonal and -b w_e for the
+// free node across edge e when i is free; the identity row when i is fixed (n_owned_nodes x
+// n_nodes; inner = n_inner_nodes). The multigrid of the heat model is built from it too.
+SparseMatrix node_system_matrix(const topology::Mesh& m, std::span<const real> d, real b,
+                                std::span<const real> w, std::span<const real> fixed);
 
 }  // namespace scfd::backend

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string_view>
 
+#include "backend/operator_matrices.hpp"
 #include "core/error.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
@@ -21,7 +22,6 @@
 #include "physics/solver_settings.hpp"
 #include "physics/time_control.hpp"
 #include "solvers/amg.hpp"
-#include "solvers/assembly.hpp"
 #include "solvers/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
@@ -163,7 +163,7 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
   if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg) {
     try {  // the multigrid's set-up can find the mesh too stretched
-      amg_ = solvers::make_amg(be, solvers::node_system_matrix(m, d, theta_, w, fixed), nodes_,
+      amg_ = solvers::make_amg(be, backend::node_system_matrix(m, d, theta_, w, fixed), nodes_,
                                "heat");
     } catch (const InputError& e) {
       c.fail("solver.preconditioner", e.what());

@@ -11,10 +11,7 @@
 
 namespace scfd::solvers {
 
-// Backend::node_system's operator: row i = d_i + b sum_e w_e on the diagonal and -b w_e for the
-// free node across edge e when i is free; the identity row when i is fixed.
-backend::SparseMatrix node_system_matrix(const topology::Mesh& m, std::span<const real> d, real b,
-                                         std::span<const real> w, std::span<const real> fixed);
+// The node system's matrix is backend::node_system_matrix (backend/operator_matrices.hpp).
 
 // The cell pressure system -D diag(mobility) G0 of the Navier–Stokes models: per face f of cell
 // c, mobility_f on the diagonal and -mobility_f for the cell across f (none on a boundary face,

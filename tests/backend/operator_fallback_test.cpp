@@ -40,6 +40,22 @@ class Fallback final : public backend::cpu::CpuBackend {
   void integrate(const Mesh& m, const Field& v, Field& u, Rows rows) const override {
     backend::Backend::integrate(m, v, u, rows);
   }
+  std::unique_ptr<backend::NodeSystem> make_node_system(const Mesh& m, const Field& d, real b,
+                                                        const Field& w,
+                                                        const Field& fixed) const override {
+    return backend::Backend::make_node_system(m, d, b, w, fixed);
+  }
+  void node_system(const Mesh& m, const Field& d, real b, const Field& w, const Field& fixed,
+                   const Field& x, Field& y) const override {
+    backend::Backend::node_system(m, d, b, w, fixed, x, y);
+  }
+  void node_system_diagonal(const Mesh& m, const Field& d, real b, const Field& w,
+                            const Field& fixed, Field& diag) const override {
+    backend::Backend::node_system_diagonal(m, d, b, w, fixed, diag);
+  }
+  void node_laplacian(const Mesh& m, const Field& w, const Field& x, Field& y) const override {
+    backend::Backend::node_laplacian(m, w, x, y);
+  }
   void pcg_update(int k, backend::Scalars& s, const Field& p, const Field& q, const Field& dinv,
                   Field& x, Field& r, Field& z, index n) const override {
     backend::Backend::pcg_update(k, s, p, q, dinv, x, r, z, n);
@@ -160,6 +176,50 @@ TEST_P(OperatorFallback, InterpolationAndIntegrationAgreeToRoundOff) {
                       be.integrate(m, *in[0], out, rows);
                     }),
                label("integrate"));
+}
+
+// The node systems assembled (the defaults) against the cpu kernels: round-off, with a random
+// diagonal, weights and about a third of the nodes fixed (the kernels add b sum w_e, the matrix
+// b w_e one edge at a time).
+TEST_P(OperatorFallback, NodeSystemsAgreeToRoundOff) {
+  const Mesh& m = mesh();
+  std::vector<real> fixed = random_field(m.n_nodes, 5);
+  for (real& f : fixed) f = f > 0.35 ? 1 : 0;
+  const auto make = [&](const backend::Backend& be, int k) {
+    switch (k) {
+      case 0:
+        return be.make_field_from(random_field(m.n_nodes, 1, 0.5, 1.5));  // d
+      case 1:
+        return be.make_field_from(random_field(m.n_edges, 2, 0.1, 1));  // w
+      case 2:
+        return be.make_field_from(fixed);
+      default:
+        return be.make_field_from(random_field(m.n_nodes, 3));  // x
+    }
+  };
+  const auto node = [&](auto apply) {
+    return both({}, m.n_nodes, [&](const auto& be, const auto&, Field& out, Rows rows) {
+      if (rows == Rows::interface) return;  // each call below computes every owned row
+      const auto d = make(be, 0), w = make(be, 1), f = make(be, 2), x = make(be, 3);
+      apply(be, *d, *w, *f, *x, out);
+    });
+  };
+  expect_close(node([&](const auto& be, const Field& d, const Field& w, const Field& f,
+                        const Field& x, Field& y) { be.node_system(m, d, 0.7, w, f, x, y); }),
+               label("node_system"));
+  expect_close(node([&](const auto& be, const Field& d, const Field& w, const Field& f,
+                        const Field& x, Field& y) {
+                 auto a = be.make_node_system(m, d, 0.7, w, f);
+                 a->apply(x, y, Rows::inner);
+                 a->apply(x, y, Rows::interface);
+               }),
+               label("make_node_system"));
+  expect_close(node([&](const auto& be, const Field&, const Field& w, const Field&, const Field& x,
+                        Field& y) { be.node_laplacian(m, w, x, y); }),
+               label("node_laplacian"));
+  expect_close(node([&](const auto& be, const Field& d, const Field& w, const Field& f,
+                        const Field&, Field& y) { be.node_system_diagonal(m, d, 0.7, w, f, y); }),
+               label("node_system_diagonal"));
 }
 
 SCFD_INSTANTIATE_MESH_TESTS(OperatorFallback);

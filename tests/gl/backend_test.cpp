@@ -31,10 +31,10 @@
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "backend/gl/gl_backend.hpp"
+#include "backend/operator_matrices.hpp"
 #include "backend/test_meshes.hpp"
 #include "core/error.hpp"
 #include "solvers/amg.hpp"
-#include "solvers/assembly.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::gl {
@@ -605,7 +605,7 @@ class NodeSystem final : public solvers::LinearOperator {
     w_ = upload(m.edge_stiffness);
     fixed_ = upload(fixed);
     system_ = be.make_node_system(m, *d_, 1, *w_, *fixed_);
-    matrix = solvers::node_system_matrix(m, d, 1, m.edge_stiffness, fixed);
+    matrix = backend::node_system_matrix(m, d, 1, m.edge_stiffness, fixed);
   }
   index size() const override { return m_.n_nodes; }
   index owned() const override { return m_.n_owned_nodes; }
