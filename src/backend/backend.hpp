@@ -177,9 +177,9 @@ class Backend {
   // s[slot] = this rank's sum of x_i y_i over the first n entries, left on the backend.
   virtual void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const = 0;
 
-  // The Krylov updates below are fused kernels on the cpu and GL backends; their defaults are
-  // the same steps as core operations (the scalars read to the host to form alpha, beta, omega),
-  // which give the cpu kernels' bits on every owned entry (ghost entries are updated too).
+  // The Krylov updates below default to their steps as core operations (the scalars read to the
+  // host to form alpha, beta, omega), with the cpu kernel's bits on every owned entry (ghost
+  // entries are updated too); the GL backend fuses all five, the cpu backend pcg_update.
   // The fused update of PCG iteration k, its scalars in s (PcgSlots): with pq = s[pq] and
   // rz = s[rz_before(k)], if s[breakdown] = 0, pq > 0 and rz > 0:
   //   x += alpha p, r -= alpha q, z = dinv .* r (alpha = rz / pq, first n entries),
