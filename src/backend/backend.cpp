@@ -102,20 +102,13 @@ void Backend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, con
   using S = PcgSlots;
   SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
   std::vector<real> s = host_scalars(*this, sf);
-  const real pq = s[S::pq], rz_old = s[S::rz_before(k)];
-  if (!(s[S::breakdown] == 0 && pq > 0 && rz_old > 0)) {
-    if (s[S::breakdown] == 0) {
-      s[S::breakdown] = k + 1;
-      s[S::breakdown_pq] = pq;
-      s[S::breakdown_rz] = rz_old;
-    }
-    s[S::rz_after(k)] = rz_old;
+  const std::optional<real> alpha = S::alpha(s, k);
+  if (!alpha) {
     write_scalars(s, sf);
     return;
   }
-  const real alpha = rz_old / pq;
-  axpy(alpha, p, x);
-  axpy(-alpha, q, r);
+  axpy(*alpha, p, x);
+  axpy(-*alpha, q, r);
   multiply(dinv, r, z);
   dot(r, z, n, sf, S::rz_after(k));
   dot(r, r, n, sf, S::rr);

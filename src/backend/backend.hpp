@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -96,6 +97,19 @@ struct PcgSlots {
   static constexpr index count = 7;
   static constexpr index rz_before(int k) { return rz0 + k % 2; }
   static constexpr index rz_after(int k) { return rz0 + (k + 1) % 2; }
+  // On host copies of the slots: alpha = rz / pq of iteration k when the iteration is sound;
+  // otherwise nothing, with s[rz_after(k)] = rz and a first breakdown recorded (pcg_update).
+  static std::optional<real> alpha(std::span<real> s, int k) {
+    const real p_q = s[pq], rz_old = s[rz_before(k)];
+    if (s[breakdown] == 0 && p_q > 0 && rz_old > 0) return rz_old / p_q;
+    if (s[breakdown] == 0) {
+      s[breakdown] = k + 1;
+      s[breakdown_pq] = p_q;
+      s[breakdown_rz] = rz_old;
+    }
+    s[rz_after(k)] = rz_old;
+    return std::nullopt;
+  }
 };
 
 // The slots of a BiCGStab solve's Scalars (Backend::bicgstab_direction, bicgstab_half,

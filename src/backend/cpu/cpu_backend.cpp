@@ -180,17 +180,9 @@ void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf
              z.size() == x.size() && dinv.size() == x.size() && n >= 0 && n <= xf.size());
   auto s = values(sf);
   SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
-  const real pq = s[S::pq], rz_old = s[S::rz_before(k)];
-  if (!(s[S::breakdown] == 0 && pq > 0 && rz_old > 0)) {
-    if (s[S::breakdown] == 0) {
-      s[S::breakdown] = k + 1;
-      s[S::breakdown_pq] = pq;
-      s[S::breakdown_rz] = rz_old;
-    }
-    s[S::rz_after(k)] = rz_old;
-    return;
-  }
-  const real alpha = rz_old / pq;
+  const std::optional<real> step = S::alpha(s, k);
+  if (!step) return;
+  const real alpha = *step;
   real rz = 0, rr = 0;
   for (index i = 0; i < n; ++i) {
     x[i] += alpha * p[i];

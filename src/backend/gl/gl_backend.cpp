@@ -615,18 +615,12 @@ void GlBackend::raster_pcg_update(int k, Scalars& sf, const Field& p, const Fiel
   GlScalars& s = gl_scalars(sf);
   std::vector<real> v(static_cast<std::size_t>(s.size()));
   read_scalars(s, v);
-  const real pq = v[PcgSlots::pq], rz = v[PcgSlots::rz_before(k)];
-  if (!(v[PcgSlots::breakdown] == 0 && pq > 0 && rz > 0)) {
-    if (v[PcgSlots::breakdown] == 0) {
-      v[PcgSlots::breakdown] = k + 1;
-      v[PcgSlots::breakdown_pq] = pq;
-      v[PcgSlots::breakdown_rz] = rz;
-    }
-    v[PcgSlots::rz_after(k)] = rz;
+  const std::optional<real> step = PcgSlots::alpha(v, k);
+  if (!step) {
     write_scalars(v, s);
     return;
   }
-  const real alpha = rz / pq;
+  const real alpha = *step;
   const auto update = [&](const char* kernel, real a, const Field& in, Field& out) {
     gl::BodyProgram& prog = state_->body(kernel);
     prog.bind({}, {&storage(in)}, {&storage(out)});
