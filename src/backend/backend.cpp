@@ -3,6 +3,7 @@
 // used; the Krylov updates as sequences of core operations.
 #include "backend/backend.hpp"
 
+#include <cmath>
 #include <vector>
 
 #include "backend/operator_matrices.hpp"
@@ -194,6 +195,21 @@ void Backend::node_system_diagonal(const topology::Mesh& m, const Field& d, real
   std::vector<real> values(static_cast<std::size_t>(a.rows));
   for (index i = 0; i < a.rows; ++i) values[static_cast<std::size_t>(i)] = a.value[a.offset[i]];
   upload_range(values, diag, 0);  // the owned entries; ghosts keep theirs
+}
+
+void Backend::flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const {
+  SCFD_CHECK(u_face.size() == m.n_faces && s_cell.size() == m.n_cells,
+             "flux_sum_abs: fields of {} and {} for {} faces and {} cells", u_face.size(),
+             s_cell.size(), m.n_faces, m.n_cells);
+  const std::vector<real> u = host_values(*this, u_face);
+  const int w = m.cell_width();
+  std::vector<real> s(static_cast<std::size_t>(m.n_owned_cells));
+  for (std::size_t c = 0; c < s.size(); ++c) {
+    real sum = 0;
+    for (int k = 0; k < w; ++k) sum += std::abs(u[m.cell_faces[c * w + k]]);
+    s[c] = sum;
+  }
+  upload_range(s, s_cell, 0);  // the owned entries; ghosts keep theirs
 }
 
 void Backend::node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,

@@ -172,9 +172,9 @@ class Backend {
   virtual void fill(Field& y, real value) const = 0;
   virtual void copy(const Field& x, Field& y) const = 0;
   // Sum of x_i y_i over the first n entries (n = the owned count; ghosts never count twice). The
-  // sum is local to this rank: solvers add the ranks' sums (solvers::global_dot).
+  // sum is local to this rank: solvers add the ranks' sums (global_dot).
   virtual real dot(const Field& x, const Field& y, index n) const = 0;
-  // Largest |x_i| over the first n entries (this rank's; solvers::global_max combines ranks).
+  // Largest |x_i| over the first n entries (this rank's; global_max combines ranks).
   // Used for the CFL number and max |D U| of ns-classical.
   virtual real max_abs(const Field& x, index n) const = 0;
   virtual void axpy(real a, const Field& x, Field& y) const = 0;              // y = y + a x
@@ -251,8 +251,9 @@ class Backend {
                         Field& g_face, Rows rows = Rows::all) const;
   virtual void divergence(const topology::Mesh& m, const Field& u_face, Field& d_cell,
                           Rows rows = Rows::all) const;
-  // s_c = sum over the faces of c of |U_f| (owned cells): the Courant number's flux.
-  virtual void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const = 0;
+  // s_c = sum over the faces of c of |U_f| (owned cells): the Courant number's flux. Default: on
+  // the host from U read back (once a step; the sum in the cpu kernel's order, so its bits).
+  virtual void flux_sum_abs(const topology::Mesh& m, const Field& u_face, Field& s_cell) const;
   virtual void curl(const topology::Mesh& m, const Field& s, Field& u_face,
                     Rows rows = Rows::all) const;
   virtual void rotation(const topology::Mesh& m, const Field& u_face, Field& r,

@@ -1,6 +1,7 @@
 // Backend's default operators (products with the mesh's operator matrices,
 // backend/operator_matrices.hpp) against the cpu kernels they stand in for, on every test mesh:
-// G, D, C and R give the kernels' bits (the same terms in the same order); interpolation and
+// G, D, C and R give the kernels' bits (the same terms in the same order), and so does
+// flux_sum_abs's host default; interpolation and
 // integration agree to round-off (the kernels divide by the volume after the sum and add whole
 // dot products). A backend that brings no kernel of its own computes what the cpu backend does.
 #include <bit>
@@ -27,6 +28,9 @@ class Fallback final : public backend::cpu::CpuBackend {
   }
   void divergence(const Mesh& m, const Field& u, Field& d, Rows rows) const override {
     backend::Backend::divergence(m, u, d, rows);
+  }
+  void flux_sum_abs(const Mesh& m, const Field& u, Field& s) const override {
+    backend::Backend::flux_sum_abs(m, u, s);
   }
   void curl(const Mesh& m, const Field& s, Field& u, Rows rows) const override {
     backend::Backend::curl(m, s, u, rows);
@@ -140,7 +144,7 @@ void expect_close(const std::pair<std::vector<real>, std::vector<real>>& r,
   EXPECT_LT(err, kRoundOff) << what;
 }
 
-TEST_P(OperatorFallback, GradientDivergenceCurlRotationGiveTheKernelsBits) {
+TEST_P(OperatorFallback, GradientDivergenceFluxSumCurlRotationGiveTheKernelsBits) {
   const Mesh& m = mesh();
   expect_bits(both({m.n_cells, m.n_boundary_faces()}, m.n_faces,
                    [&m](const auto& be, const auto& in, Field& out, Rows rows) {
@@ -152,6 +156,11 @@ TEST_P(OperatorFallback, GradientDivergenceCurlRotationGiveTheKernelsBits) {
                      be.divergence(m, *in[0], out, rows);
                    }),
               label("divergence"));
+  expect_bits(both({m.n_faces}, m.n_cells,
+                   [&m](const auto& be, const auto& in, Field& out, Rows) {
+                     be.flux_sum_abs(m, *in[0], out);  // every owned cell (no rows)
+                   }),
+              label("flux_sum_abs"));
   expect_bits(both({m.n_curl()}, m.n_faces,
                    [&m](const auto& be, const auto& in, Field& out, Rows rows) {
                      be.curl(m, *in[0], out, rows);

@@ -74,10 +74,7 @@ class CoreOnlyBackend final : public backend::Backend {
                      Rows rows) const override {
     cpu_.matrix_jacobi(a, w, b, x, y, rows);
   }
-  // The two kernels every backend writes (nonlinear in the velocity).
-  void flux_sum_abs(const topology::Mesh& m, const Field& u, Field& s) const override {
-    cpu_.flux_sum_abs(m, u, s);
-  }
+  // The one kernel every backend writes (nonlinear in the velocity).
   void convection(const topology::Mesh& m, const Field& u_face, const Field& u_cell,
                   const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const override {
     cpu_.convection(m, u_face, u_cell, u_boundary, upwind, n_cell, rows);
