@@ -16,6 +16,7 @@ packages=(
   libgtest-dev googletest
   python3-matplotlib
   clang-format
+  clang-tidy
 )
 for arg in "$@"; do
   case "$arg" in
