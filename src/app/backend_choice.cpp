@@ -2,11 +2,10 @@
 #include "app/backend_choice.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include "backend/registry.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 namespace {
@@ -17,17 +16,15 @@ std::string choose_auto(const backend::BackendOptions& options, std::string& why
   std::string lost;
   for (const backend::BackendEntry& e : backend::backend_table()) {
     std::string reason;
-    const int here = e.detect(options, reason) ? 1 : 0;
-    int everywhere = 0;
-    MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (everywhere) {
+    const bool here = e.detect(options, reason);
+    if (all_ranks(here)) {
       why = "auto: " + (lost.empty() ? reason : lost);
       return std::string(e.name);
     }
     if (lost.empty()) lost = here ? "another rank cannot run " + std::string(e.name) : reason;
   }
   why = "auto: " + lost;
-  solvers::agree_on_input_error(
+  agree_on_input_error(
       fmt::format("precision {} needs a GPU backend, and {}", options.precision, why));
   return {};
 }
@@ -45,7 +42,7 @@ ChosenBackend make_chosen_backend(const BackendRequest& request) {
   } catch (const InputError& e) {
     error = e.what();
   }
-  solvers::agree_on_input_error(error);
+  agree_on_input_error(error);
   if (name == "cpu") why += ", the reference backend";
   chosen.description =
       fmt::format("{} ({}), {}; {}", chosen.backend->name(), chosen.backend->precision(),

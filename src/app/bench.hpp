@@ -75,7 +75,7 @@ std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh
                                 std::string& hierarchy);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
-// T = 0 on every boundary node (eliminated symmetrically, as physics/heat.cpp does), unit heat
+// T = 0 on every boundary node (eliminated symmetrically, as physics/heat/heat.cpp does), unit heat
 // source. On a rank's mesh the arrays cover its local nodes/edges (ghosts included).
 struct NodeSystem {
   std::vector<real> d;      // per node: 0 (steady: no mass term)

@@ -10,10 +10,10 @@
 #include <cstdio>
 
 #include "app/bench.hpp"
+#include "core/collectives.hpp"
 #include "core/log.hpp"
 #include "solvers/amg.hpp"
 #include "solvers/assembly.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::app::bench {
 namespace {
@@ -47,8 +47,8 @@ std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh
   }
   const SparseMatrix a = solvers::cell_laplacian_matrix(m, mobility);
   const solvers::AmgOptions options = solvers::amg_options(be);
-  solvers::AmgHierarchy h = solvers::world_size() > 1 ? solvers::build_amg(a, cells, options)
-                                                      : solvers::build_amg(a, options);
+  solvers::AmgHierarchy h =
+      world_size() > 1 ? solvers::build_amg(a, cells, options) : solvers::build_amg(a, options);
   hierarchy = h.describe();
   const int rb = real_bytes(be);
   const auto time = [&](const std::string& name, index entries, double bytes, auto&& call) {

@@ -25,6 +25,7 @@
 #include "app/commands.hpp"
 #include "app/mesh_loading.hpp"
 #include "backend/registry.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/log.hpp"
@@ -179,8 +180,7 @@ std::string pcg_report(const backend::Backend& be, const topology::Mesh& m, halo
 }
 
 int run_bench(const BenchOptions& opt) {
-  int nranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const int nranks = world_size();
   if (!opt.export_dir.empty() && nranks > 1)
     throw input_error("--export-matrix writes the serial matrix: run it without mpirun ({} ranks)",
                       nranks);

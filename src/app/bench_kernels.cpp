@@ -4,13 +4,13 @@
 //
 // The bytes of each call come from the traffic model of backend/traffic.hpp (a lower bound: a
 // kernel cannot move fewer bytes).
-#include <mpi.h>
 
 #include <algorithm>
 #include <random>
 
 #include "app/bench.hpp"
 #include "backend/traffic.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 
@@ -18,11 +18,9 @@ namespace scfd::app::bench {
 namespace {
 
 void reduce_timing(double seconds, Timing& t) {
-  double max_time = 0, sum_bytes = 0;
-  MPI_Allreduce(&seconds, &max_time, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&t.bytes, &sum_bytes, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  const double max_time = global_max(seconds), sum_bytes = global_sum(t.bytes);
   double rank0[2] = {seconds, t.bytes};
-  MPI_Bcast(rank0, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  broadcast(std::span<double>(rank0));
   t.time_s = rank0[0];
   t.bytes = rank0[1];
   t.time_max_s = max_time;
@@ -47,15 +45,14 @@ void warm_up(const backend::Backend& be, double seconds, const std::function<voi
   for (double elapsed = 0; elapsed < seconds || elapsed == 0;) {
     call();
     be.finish();
-    const double mine = timer.seconds();
-    MPI_Allreduce(&mine, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    elapsed = global_max(timer.seconds());
   }
 }
 
 void time_calls(const backend::Backend& be, const TimingOptions& o,
                 const std::function<void()>& call, Timing& t) {
   warm_up(be, o.warmup_s, call);
-  MPI_Barrier(MPI_COMM_WORLD);
+  barrier();
   Timer timer;
   for (int r = 0; r < o.repeat; ++r) call();
   be.finish();

@@ -1,6 +1,6 @@
 // `streamcfd bench`, PCG part: the heat-like node system (steady conduction, k = 1, T = 0 on the
 // boundary, unit source), solved by the same solvers::Pcg and the same halo-exchanging operator
-// as physics/heat.cpp, and its export as a Matrix Market file for the CuPy comparison
+// as physics/heat/heat.cpp, and its export as a Matrix Market file for the CuPy comparison
 // (scripts/bench/cupy_cg.py).
 //
 // Traffic of one Jacobi-PCG iteration (the bandwidth lower bound; see pcg.hpp for the steps):
@@ -10,13 +10,13 @@
 // iterations: over the default 100 iterations it adds about 1%. The assembly of the operator is
 // not timed (done once per matrix, as heat does per run).
 #include <fmt/format.h>
-#include <mpi.h>
 
 #include <cstdio>
 #include <filesystem>
 
 #include "app/bench.hpp"
 #include "backend/traffic.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -57,7 +57,7 @@ NodeSystem make_node_system(const topology::Mesh& m, halo::HaloPlan& nodes) {
   s.d.assign(nn, 0);
   s.w = m.edge_stiffness;
   s.fixed.assign(nn, 0);
-  // Owned nodes from the local patches, ghosts from their owners (as physics/heat.cpp does).
+  // Owned nodes from the local patches, ghosts from their owners (as physics/heat/heat.cpp does).
   for (const auto& patch : m.patches)
     for (index n : patch.nodes)
       if (n < m.n_owned_nodes) s.fixed[static_cast<std::size_t>(n)] = 1;
@@ -86,7 +86,7 @@ PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::Ha
   opt.max_iterations = options.iterations;
   be.fill(*x, 0);
   be.finish();
-  MPI_Barrier(MPI_COMM_WORLD);
+  barrier();
   Timer timer;
   const solvers::SolveResult r = pcg.solve(a, *rhs, *x, opt);
   be.finish();
@@ -99,11 +99,11 @@ PcgTiming time_pcg(const backend::Backend& be, const topology::Mesh& m, halo::Ha
   t.iterations = r.iterations;
   t.relative_residual = r.relative_residual;
   t.unknowns = global_nodes;
-  MPI_Allreduce(&seconds, &t.time_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  t.time_s = global_max(seconds);
   const double rb = real_bytes(be);
   const double bytes = backend::traffic_bytes("node_system_apply", m, 0, rb) +
                        10 * m.n_owned_nodes * rb + 3.0 * m.n_nodes * rb;
-  MPI_Allreduce(&bytes, &t.bytes_per_iteration, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  t.bytes_per_iteration = global_sum(bytes);
   return t;
 }
 

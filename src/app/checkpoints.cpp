@@ -5,9 +5,9 @@
 
 #include <cmath>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 
@@ -74,9 +74,7 @@ std::string Checkpoints::after_step(physics::Model& model, double t_before, bool
   if (s.every_time > 0 && passed(model.time()) > passed(t_before)) due = true;
   // Rank 0's clock decides for all.
   if (s.every_minutes > 0)
-    due = solvers::any_rank(solvers::world_rank() == 0 &&
-                            since_last_.seconds() >= 60 * s.every_minutes) ||
-          due;
+    due = any_rank(world_rank() == 0 && since_last_.seconds() >= 60 * s.every_minutes) || due;
   if (!due) return {};
   std::filesystem::path written;
   const Timer t;
@@ -85,7 +83,7 @@ std::string Checkpoints::after_step(physics::Model& model, double t_before, bool
   log::info("checkpoint: {} ({:.2f} s)", written.string(), t.seconds());
   periodic_.push_back(written);
   while (static_cast<int>(periodic_.size()) > s.keep) {
-    if (solvers::world_rank() == 0) {
+    if (world_rank() == 0) {
       std::error_code ec;
       std::filesystem::remove(periodic_.front(), ec);
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "mesh_io/generate.hpp"
@@ -54,12 +55,10 @@ MeshRecipe case_mesh(const config::Case& c) {
 }
 
 topology::Mesh load_mesh(const MeshRecipe& recipe, MeshInfo& info) {
-  int rank = 0, nranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const int rank = world_rank(), nranks = world_size();
   topology::Mesh global;
   std::string error;
-  long long counts[5] = {0, 0, 0, 0, 0};
+  std::int64_t counts[5] = {0, 0, 0, 0, 0};
   if (rank == 0) {
     try {
       std::vector<std::string> notes;
@@ -74,12 +73,9 @@ topology::Mesh load_mesh(const MeshRecipe& recipe, MeshInfo& info) {
       error = e.what();
     }
   }
-  int length = static_cast<int>(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  error.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(error.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+  broadcast(error);
   if (!error.empty()) throw InputError(error);
-  MPI_Bcast(counts, 5, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+  broadcast(std::span<std::int64_t>(counts));
   info = {
       recipe.source, static_cast<int>(counts[0]), counts[1], counts[2], counts[3], counts[4], {}};
   partition::PartitionQuality& q = info.partition;

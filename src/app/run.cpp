@@ -24,6 +24,7 @@
 #include "backend/registry.hpp"
 #include "config/case.hpp"
 #include "config/suggest.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/stop.hpp"
@@ -33,7 +34,6 @@
 #include "output/series_writer.hpp"
 #include "physics/model.hpp"
 #include "physics/plugins/plugin.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 namespace {
@@ -123,7 +123,7 @@ void prepare_output_directory(const config::Case& c, const std::filesystem::path
       }
     }
   }
-  solvers::agree_on_input_error(error);
+  agree_on_input_error(error);
 }
 
 // A text file that rank 0 writes (the effective case file, the summary): the error, or "".
@@ -136,7 +136,7 @@ std::string write_on_rank0(const std::filesystem::path& path, const std::string&
       error = e.what();
     }
   }
-  return solvers::first_message(error);
+  return first_message(error);
 }
 
 int run_case(const RunOptions& opt) {
@@ -145,8 +145,7 @@ int run_case(const RunOptions& opt) {
   install_stop_handlers();
   if (!opt.log_file.empty()) log::set_file(opt.log_file);
   log::set_quiet(opt.quiet);
-  int nranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const int nranks = world_size();
   RunSummary summary;
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
@@ -195,7 +194,7 @@ int run_case(const RunOptions& opt) {
   } catch (const InputError& e) {
     error = e.what();
   }
-  solvers::agree_on_input_error(error);
+  agree_on_input_error(error);
   std::unique_ptr<output::VtkHdfWriter> vtkhdf;
   if (out.vtkhdf_format) {
     vtkhdf = std::make_unique<output::VtkHdfWriter>(mesh, out.directory, model->name());
@@ -204,7 +203,7 @@ int run_case(const RunOptions& opt) {
   const std::string effective =
       write_on_rank0(out.directory / "case.effective.toml", c.effective_toml());
   if (!effective.empty()) throw InputError(effective);
-  writer->write_boundary(solvers::first_message);
+  writer->write_boundary(first_message);
   if (restarted && log::rank() == 0) {
     writer->continue_series(model->time());
     if (vtkhdf) vtkhdf->continue_series(model->time());
@@ -219,7 +218,7 @@ int run_case(const RunOptions& opt) {
   summary.halo_comm = comm.comm_seconds;
   summary.halo_wait = comm.wait_seconds;
   summary.timers.add("total", total.seconds());
-  summary.gather(MPI_COMM_WORLD);
+  summary.gather();
   const std::string json_text =
       summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
                       {be.name(), be.precision(), chosen.description, be.device_bytes()});

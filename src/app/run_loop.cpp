@@ -6,12 +6,12 @@
 
 #include <csignal>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/failure.hpp"
 #include "core/log.hpp"
 #include "core/stop.hpp"
 #include "core/timer.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::app {
 namespace {
@@ -76,7 +76,7 @@ std::string write_final_state(physics::Model& model, const Plugins& plugins,
     failure = e.what();
   }
   if (failure.empty()) failure = take_recorded_failure();
-  return solvers::first_message(failure);
+  return first_message(failure);
 }
 
 // The output of the model's current state at an output interval; the failure, or "".
@@ -92,7 +92,7 @@ std::string write_state(physics::Model& model, output::SeriesWriter& writer,
 
 // 128 + the signal that stopped the run on any rank (130 for SIGINT, 143 for SIGTERM).
 int interrupted_exit_code() {
-  const int signal = static_cast<int>(solvers::global_max(static_cast<real>(stop_signal())));
+  const int signal = static_cast<int>(global_max(static_cast<real>(stop_signal())));
   return 128 + (signal > 0 ? signal : SIGINT);
 }
 
@@ -137,7 +137,7 @@ void write_fields(output::SeriesWriter& writer, physics::Model& model, const Out
   if (o.vtkhdf)
     o.vtkhdf->write(model.time(), model.step(), points, cells);
   else
-    writer.write(model.time(), model.step(), points, cells, solvers::first_message);
+    writer.write(model.time(), model.step(), points, cells, first_message);
 }
 
 int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWriter& writer,
@@ -149,12 +149,12 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
     Timer step_timer;
     const double t_before = model.time();
     const StepOutcome o = run_step(model, plugins, summary);
-    const std::string failure = solvers::first_message(o.failure);
+    const std::string failure = first_message(o.failure);
     if (!failure.empty())
       return end_early(model, plugins, writer, out, checkpoints, summary, false, failure);
-    const bool stop = solvers::any_rank(o.abandoned || stop_requested());
+    const bool stop = any_rank(o.abandoned || stop_requested());
     if (stop) honour_stop_request();  // the last state's solves must run to the end
-    if (solvers::any_rank(o.abandoned))
+    if (any_rank(o.abandoned))
       return end_early(
           model, plugins, writer, out, checkpoints, summary, true,
           fmt::format("interrupted during step {}: the step is abandoned", model.step() + 1));

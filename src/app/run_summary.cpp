@@ -1,6 +1,7 @@
 // JSON run summary (see run_summary.hpp).
 #include "app/run_summary.hpp"
 
+#include "core/collectives.hpp"
 #include "core/json.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <tuple>
 
 namespace scfd::app {
 
@@ -19,35 +22,28 @@ void RunSummary::add_step(const physics::StepReport& r) {
   for (const auto& [phase, seconds] : r.seconds) timers.add(phase, seconds);
 }
 
-void RunSummary::gather(MPI_Comm comm) {
-  MPI_Comm_size(comm, &ranks);
+void RunSummary::gather() {
+  ranks = world_size();
   const auto& phases = timers.phases();
-  std::vector<double> local, lo(phases.size()), hi(phases.size()), sum(phases.size());
-  for (const auto& p : phases) local.push_back(p.second);
-  const int n = static_cast<int>(local.size());
-  MPI_Allreduce(local.data(), lo.data(), n, MPI_DOUBLE, MPI_MIN, comm);
-  MPI_Allreduce(local.data(), hi.data(), n, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(local.data(), sum.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+  std::vector<double> lo, hi, sum;
+  for (const auto& p : phases) lo.push_back(p.second);
+  hi = sum = lo;
+  global_min(std::span<double>(lo));
+  global_max(std::span<double>(hi));
+  global_sum(std::span<double>(sum));
   phase_stats.clear();
-  for (int i = 0; i < n; ++i) phase_stats.push_back({lo[i], sum[i] / ranks, hi[i]});
+  for (std::size_t i = 0; i < lo.size(); ++i) phase_stats.push_back({lo[i], sum[i] / ranks, hi[i]});
 
-  double halo[2] = {halo_comm, halo_wait};
-  MPI_Allreduce(MPI_IN_PLACE, halo, 2, MPI_DOUBLE, MPI_SUM, comm);
-  halo_comm = halo[0];
-  halo_wait = halo[1];
+  std::tie(halo_comm, halo_wait) = global_sum(std::pair<real, real>(halo_comm, halo_wait));
 
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   const double peak = 1024.0 * static_cast<double>(usage.ru_maxrss);  // KiB on Linux
-  const double other = rank == 0 ? 0.0 : peak;
-  double max_other = 0, sum_other = 0;
-  MPI_Allreduce(&other, &max_other, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&other, &sum_other, 1, MPI_DOUBLE, MPI_SUM, comm);
+  const double other = world_rank() == 0 ? 0.0 : peak;
+  peak_others_max = global_max(other);
+  const double sum_other = global_sum(other);
   peak_rank0 = peak;
-  MPI_Bcast(&peak_rank0, 1, MPI_DOUBLE, 0, comm);
-  peak_others_max = max_other;
+  broadcast(std::span<double>(&peak_rank0, 1));
   peak_others_mean = ranks > 1 ? sum_other / (ranks - 1) : 0.0;
 }
 

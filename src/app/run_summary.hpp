@@ -2,8 +2,6 @@
 // with their solver iterations, the figures of the model and the wall time per phase.
 #pragma once
 
-#include <mpi.h>
-
 #include <array>
 #include <string>
 #include <vector>
@@ -44,7 +42,7 @@ struct RunSummary {
   // Collective: reduces every phase's time, the halo times and the peak memory over the ranks of
   // `comm` (each rank has the same phases in the same order). Call on every rank before to_json
   // on rank 0.
-  void gather(MPI_Comm comm);
+  void gather();
   // `figures`: the model's and its plugins' (name, value) pairs.
   std::string to_json(const std::string& case_file, const MeshInfo& mesh,
                       const physics::Model& model,

@@ -16,10 +16,10 @@
 #include <variant>
 
 #include "checkpoint/global_blocks.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "h5/h5.hpp"
 #include "output/atomic_file.hpp"
-#include "solvers/collectives.hpp"
 
 namespace scfd::checkpoint {
 namespace {
@@ -39,12 +39,6 @@ std::uint64_t mix(std::uint64_t x) {
 }
 std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
   return mix(mix(a) ^ b);
-}
-
-std::uint64_t sum_over_ranks(std::uint64_t local) {
-  std::uint64_t all = 0;  // unsigned: the sum wraps, the same on every rank count
-  MPI_Allreduce(&local, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return all;
 }
 
 const std::vector<index>& gid_vector(const topology::Mesh& m, Entity e) {
@@ -128,7 +122,7 @@ struct Checkpointer::Impl {
     auto& x = exchanges[{e, owned}];
     if (!x) {
       const std::vector<std::int64_t> ids = gids(mesh, e, local_count(mesh, e, owned));
-      x = std::make_unique<BlockExchange>(ids, count(e), MPI_COMM_WORLD);
+      x = std::make_unique<BlockExchange>(ids, count(e));
     }
     return *x;
   }
@@ -138,9 +132,8 @@ Checkpointer::Checkpointer(const topology::Mesh& m, const backend::Backend& be)
     : impl_(std::make_unique<Impl>(Impl{m, be, {}, 0, {}})) {
   for (const Entity e : kEntities) {
     const std::vector<std::int64_t> ids = gids(m, e, local_count(m, e, true));
-    std::int64_t top = ids.empty() ? -1 : *std::max_element(ids.begin(), ids.end()), all = -1;
-    MPI_Allreduce(&top, &all, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-    impl_->global[static_cast<std::size_t>(e)] = all + 1;
+    const std::int64_t top = ids.empty() ? -1 : *std::max_element(ids.begin(), ids.end());
+    impl_->global[static_cast<std::size_t>(e)] = global_max(top) + 1;
   }
   // Every owned node's id and coordinates, every owned cell's id and (sorted) node ids.
   std::uint64_t h = 0;
@@ -167,7 +160,7 @@ Checkpointer::Checkpointer(const topology::Mesh& m, const backend::Backend& be)
       v = mix(v, static_cast<std::uint64_t>(nodes[static_cast<std::size_t>(k)]));
     h += v;
   }
-  impl_->fingerprint = sum_over_ranks(h);
+  impl_->fingerprint = global_sum(h);
 }
 
 Checkpointer::~Checkpointer() = default;
@@ -176,7 +169,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
                          const std::string& case_text) const {
   const Impl& im = *impl_;
   const topology::Mesh& m = im.mesh;
-  const bool root = solvers::world_rank() == 0;
+  const bool root = world_rank() == 0;
   const std::filesystem::path tmp = output::temp_path_for(path);
   const physics::ModelState state = model.state();
   h5::Steps steps;
@@ -190,7 +183,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
     h5::write_attribute(f, "dim", static_cast<double>(m.dim));
     h5::write_attribute(f, "step", static_cast<double>(model.step()));
     h5::write_attribute(f, "time", model.time());
-    h5::write_attribute(f, "ranks", static_cast<double>(solvers::world_size()));
+    h5::write_attribute(f, "ranks", static_cast<double>(world_size()));
     h5::write_text(f, "case", case_text, root);
     const h5::Id g = h5::create_group(f, "mesh");
     for (const Entity e : kEntities)
@@ -216,7 +209,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
     std::vector<real> local(static_cast<std::size_t>(sf.field->size()));
     im.be.download(*sf.field, local);
     local.resize(static_cast<std::size_t>(n_owned));
-    const std::uint64_t sum = sum_over_ranks(checksum(gids(m, sf.entity, n_owned), local));
+    const std::uint64_t sum = global_sum(checksum(gids(m, sf.entity, n_owned), local));
     const BlockExchange& x = im.exchange(sf.entity, true);
     std::vector<real> block(static_cast<std::size_t>(x.block().size));
     x.to_blocks(local, block);
@@ -239,7 +232,7 @@ void Checkpointer::write(const std::filesystem::path& path, physics::Model& mode
       renamed = e.what();
     }
   }
-  std::string error = steps.error().empty() ? solvers::first_message(renamed) : steps.error();
+  std::string error = steps.error().empty() ? first_message(renamed) : steps.error();
   if (error.empty()) return;
   fields = {};
   file = {};
@@ -359,7 +352,7 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
   file = {};
   if (!steps.error().empty()) fail(steps.error());
   for (std::size_t k = 0; k < state.fields.size(); ++k)
-    if (sum_over_ranks(sums[k]) != want[k])
+    if (global_sum(sums[k]) != want[k])
       fail("the dataset /fields/" + state.fields[k].name +
            " is damaged (its checksum does not match)");
   // All good: into the model.

@@ -1,7 +1,7 @@
 // A failure that only this rank met: a file that only rank 0 writes (probes.csv, the summary)
 // could not be written. Throwing there would leave the other ranks waiting in the next collective
 // for ever; so the code that meets it records it and goes on, and the run loop agrees on it at
-// the end of the step (solvers::first_message): every rank then stops with the same message.
+// the end of the step (first_message): every rank then stops with the same message.
 #pragma once
 
 #include <string>

@@ -6,7 +6,7 @@
 #include <array>
 #include <vector>
 
-#include "core/agree.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 
 namespace scfd::h5 {

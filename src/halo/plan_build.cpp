@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "halo/halo_plan.hpp"
-#include "halo/mpi_type.hpp"
+#include "core/mpi_type.hpp"
 
 namespace scfd::halo {
 namespace {

@@ -25,7 +25,7 @@
 //   MPI_Barrier(comm);
 //   if (rank == 0) writer.write_index(time, step);     // .pvtu + .pvd
 // or pass write() a FirstError (a collective that returns every rank the message of the lowest
-// rank that has one, such as core/agree.hpp's first_message), which makes write() collective
+// rank that has one, such as core/collectives.hpp's first_message), which makes write() collective
 // and error-safe: it succeeds on every rank or throws the same InputError on every rank, the
 // failing rank's reason (a rank that could not write its piece does not leave the others
 // waiting forever, and no rank leaves a piece that no index lists):

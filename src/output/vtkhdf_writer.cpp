@@ -17,7 +17,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/agree.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "h5/h5.hpp"
 #include "output/atomic_file.hpp"
@@ -35,10 +35,8 @@ struct Rows {
 };
 Rows gather_rows(std::int64_t mine) {
   Rows r;
-  int ranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  r.all.resize(static_cast<std::size_t>(ranks));
-  MPI_Allgather(&mine, 1, MPI_INT64_T, r.all.data(), 1, MPI_INT64_T, MPI_COMM_WORLD);
+  const int ranks = world_size();
+  r.all = all_gather(std::vector<std::int64_t>{mine});
   const int me = world_rank();
   for (int k = 0; k < ranks; ++k) {
     if (k < me) r.begin += r.all[static_cast<std::size_t>(k)];

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics {
 
@@ -26,7 +26,7 @@ void check_formula(const config::Case& c, const std::string& key, const config::
       }
       break;
     }
-  solvers::agree_on_input_error(error);
+  agree_on_input_error(error);
 }
 
 std::vector<Vec3> patch_points(const topology::Mesh& m, int patch) {

@@ -6,10 +6,10 @@
 #include <variant>
 
 #include "core/error.hpp"
-#include "physics/heat.hpp"
+#include "physics/heat/heat.hpp"
 #include "physics/model.hpp"
-#include "physics/ns_classical.hpp"
-#include "physics/ns_exact.hpp"
+#include "physics/ns/classical.hpp"
+#include "physics/ns/exact.hpp"
 
 namespace scfd::physics {
 

@@ -3,8 +3,7 @@
 
 #include <fmt/format.h>
 
-#include <array>
-#include <string_view>
+#include "solvers/preconditioner.hpp"
 
 namespace scfd::physics {
 
@@ -24,14 +23,8 @@ int read_check_every(const config::Case& c) {
   return static_cast<int>(n);
 }
 
-solvers::SolveOptions::Preconditioner read_preconditioner(
-    const config::Case& c, solvers::SolveOptions::Preconditioner default_value) {
-  using P = solvers::SolveOptions::Preconditioner;
-  static constexpr std::array<std::string_view, 2> kinds = {"jacobi", "amg"};
-  return c.choice("solver.preconditioner", kinds, default_value == P::amg ? "amg" : "jacobi") ==
-                 "amg"
-             ? P::amg
-             : P::jacobi;
+std::string read_preconditioner(const config::Case& c, std::string_view default_value) {
+  return c.choice("solver.preconditioner", solvers::preconditioner_names(), default_value);
 }
 
 double read_tolerance(const config::Case& c, const std::string& key, double default_value) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "config/case.hpp"
 #include "solvers/solve_result.hpp"
@@ -20,10 +21,9 @@ int read_max_iterations(const config::Case& c);
 // 10^6 (solvers/pcg.hpp).
 int read_check_every(const config::Case& c);
 
-// solver.preconditioner: "jacobi" or "amg" (the PCG solves' preconditioner), default_value when
-// the key is absent.
-solvers::SolveOptions::Preconditioner read_preconditioner(
-    const config::Case& c, solvers::SolveOptions::Preconditioner default_value);
+// solver.preconditioner: a word of solvers::preconditioner_table() (the PCG solves'
+// preconditioner), default_value when the key is absent.
+std::string read_preconditioner(const config::Case& c, std::string_view default_value);
 
 // A relative (or absolute) tolerance key: 0 <= value < 1 (the caller asks for > 0 where 0 is not
 // allowed).

@@ -10,7 +10,7 @@
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::solvers {
 

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "solvers/sparse_algebra.hpp"
 
 namespace scfd::solvers {

@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "solvers/pcg.hpp"
 #include "solvers/scalar_sums.hpp"
 

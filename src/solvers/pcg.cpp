@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "solvers/scalar_sums.hpp"
 
 namespace scfd::solvers {

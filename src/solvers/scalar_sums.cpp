@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::solvers {
 

@@ -15,10 +15,6 @@ struct SolveOptions {
   // PCG: iterations between convergence checks (each a read-back on a GPU); 0: automatic
   // (solvers/pcg.hpp, next_check_interval).
   int check_every = 0;
-  // The PCG preconditioner the caller sets up (solver.preconditioner): the built-in Jacobi, or
-  // smoothed-aggregation multigrid (amg.hpp).
-  enum class Preconditioner { jacobi, amg };
-  Preconditioner preconditioner = Preconditioner::jacobi;
 };
 
 // interrupted: a stop was requested (core/stop.hpp) on some rank; every rank sees it at the same

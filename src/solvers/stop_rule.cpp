@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "solvers/solve_result.hpp"
 
 namespace scfd::solvers {

@@ -5,7 +5,10 @@
 #     the Backend interface (backend/backend.hpp, backend/registry.hpp, backend/traffic.hpp).
 #  3. Only src/gl includes EGL/GL headers, only src/output VTK, only src/partition METIS, only
 #     src/config toml++.
-#  4. No file of the repository points outside it (the design notes it grew from are not part of
+#  4. Collectives (MPI_Allreduce, MPI_Bcast, MPI_Allgather, MPI_Alltoall, MPI_Barrier, ...) are
+#     called only in core/collectives.cpp, the halo (its plans' set-up) and the partitioner (the
+#     mesh's distribution): everything else calls core/collectives.hpp.
+#  5. No file of the repository points outside it (the design notes it grew from are not part of
 #     it: docs/ holds what a maintainer needs).
 # Run: cmake -DSOURCE_DIR=<repository> -P check_layers.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -60,7 +63,21 @@ foreach(module IN LISTS modules)
   endforeach()
 endforeach()
 
-# 4. References to files outside the repository (spelled in pieces so this file passes itself).
+# 4. One home for collectives.
+file(GLOB_RECURSE sources "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.hpp")
+foreach(file IN LISTS sources)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+  if(rel MATCHES "^src/(core/collectives\\.cpp|halo/|partition/)")
+    continue()
+  endif()
+  file(STRINGS "${file}" hits REGEX "^[^/]*MPI_(All[a-z]*|Bcast|Barrier|Reduce|Gather|Scatter|Scan|Exscan)\\(")
+  foreach(hit IN LISTS hits)
+    string(STRIP "${hit}" hit)
+    list(APPEND problems "${rel}: calls an MPI collective; use core/collectives.hpp: ${hit}")
+  endforeach()
+endforeach()
+
+# 5. References to files outside the repository (spelled in pieces so this file passes itself).
 set(outside_notes "DESIGN" "\\.md")
 string(CONCAT outside_pattern "(" ${outside_notes} "|\\.\\./shared)")
 file(GLOB_RECURSE all_files "${SOURCE_DIR}/*")
@@ -81,4 +98,4 @@ if(count GREATER 0)
   list(JOIN problems "\n" text)
   message(FATAL_ERROR "${count} layering problem(s):\n${text}")
 endif()
-message(STATUS "layering: every include of src/ is allowed; nothing refers outside the repository")
+message(STATUS "layering: every include of src/ is allowed; collectives in one home; nothing refers outside the repository")

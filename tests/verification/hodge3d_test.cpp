@@ -1,4 +1,4 @@
-// The 3D Hodge stars of ns-classical and ns-exact (src/physics/ns_hodge.hpp), cell by cell and on
+// The 3D Hodge stars of ns-classical and ns-exact (src/physics/ns/hodge.hpp), cell by cell and on
 // whole meshes: meshes/cube-1..3 (Gmsh) and jittered Kuhn cubes (mesh_io::generate_cube, 20 %
 // jitter, seeded):
 //  - M_RT as assembled (J I + D^T Lambda D about the centroids) equals the exact Raviart-Thomas
@@ -27,7 +27,7 @@
 #include "backend/cpu/operators.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
-#include "physics/ns_hodge.hpp"
+#include "physics/ns/hodge.hpp"
 #include "topology/build.hpp"
 
 namespace scfd {

@@ -1,6 +1,6 @@
-// The mesh factors and the viscous operator of ns-classical (src/physics/ns_setup.cpp) on the
+// The mesh factors and the viscous operator of ns-classical (src/physics/ns/setup.cpp) on the
 // committed Gmsh meshes and on generated ones:
-//  - K = M C W R M (2D: M = diag(L/A), W = diag(1/A*); 3D: M_RT and W_mp, ns_hodge.hpp) is
+//  - K = M C W R M (2D: M = diag(L/A), W = diag(1/A*); 3D: M_RT and W_mp, ns/hodge.hpp) is
 //    symmetric, <x, K y> = <K x, y> to round-off, and positive semi-definite: the implicit
 //    momentum matrix M + nu dt K is SPD;
 //  - the circumcentric dual areas of the nodes of a Delaunay triangle mesh tile the domain:
@@ -12,7 +12,7 @@
 //  - for the shear flow u = (y, 0) the discrete vorticity Gamma / A* is -1 to within 10% at
 //    every node of a Delaunay triangle mesh, walls included, and 4% in the RMS over the nodes
 //    (first order: u·n is taken at the face midpoint, not at the middle of the dual edge);
-//  - the pressure reconstruction of probes, lines and wall forces (ns_post.hpp, pressure_at)
+//  - the pressure reconstruction of probes, lines and wall forces (ns/post.hpp, pressure_at)
 //    is exact for a linear pressure, at boundary face centres too (where it extrapolates);
 //  - ns-exact's system R (M + nu dt K) C (StreamOperator, on the cpu backend) is symmetric and
 //    positive; in 3D the edge gradients of node functions are its null space (C G = 0), so the
@@ -21,7 +21,7 @@
 //    divergence-free a without boundary flux), upwind dissipative; Perot's cell reconstruction
 //    of a linear field is first order (exact for a constant one); the 3D stars themselves are
 //    checked in hodge3d_test.cpp;
-//  - ns-exact's streamfunction boundary values (ns_stream.hpp) reproduce the prescribed boundary
+//  - ns-exact's streamfunction boundary values (ns/stream.hpp) reproduce the prescribed boundary
 //    fluxes, C s = flux on every boundary face; a second boundary (the cylinder) is a chain whose
 //    constant is solved for; a closed loop with net flux and 3D inflow/outlets are input errors.
 #include <gtest/gtest.h>
@@ -37,11 +37,11 @@
 #include "halo/halo.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
-#include "physics/ns_operators.hpp"
-#include "physics/ns_post.hpp"
-#include "physics/ns_setup.hpp"
-#include "physics/ns_stream.hpp"
-#include "physics/ns_stream_operator.hpp"
+#include "physics/ns/operators.hpp"
+#include "physics/ns/post.hpp"
+#include "physics/ns/setup.hpp"
+#include "physics/ns/stream.hpp"
+#include "physics/ns/stream_operator.hpp"
 #include "topology/build.hpp"
 
 namespace scfd {

@@ -11,7 +11,7 @@
 
 #include "core/failure.hpp"
 #include "core/log.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics {
 
@@ -31,14 +31,14 @@ std::string write(const std::filesystem::path& path, const std::string& text, bo
 
 void CsvFile::create() const {
   std::string error;
-  if (solvers::world_rank() == 0) error = start_file();
-  solvers::agree_on_input_error(error);
+  if (world_rank() == 0) error = start_file();
+  agree_on_input_error(error);
 }
 
 void CsvFile::resume(long step) const {
   std::string error;
-  if (solvers::world_rank() == 0) error = keep_rows(step);
-  solvers::agree_on_input_error(error);
+  if (world_rank() == 0) error = keep_rows(step);
+  agree_on_input_error(error);
 }
 
 std::string CsvFile::start_file() const {
@@ -92,7 +92,7 @@ std::string CsvFile::keep_rows(long step) const {
 }
 
 void CsvFile::append(const std::string& text) const {
-  if (solvers::world_rank() != 0) return;
+  if (world_rank() != 0) return;
   if (const std::string why = write(path_, text, true); !why.empty())
     record_failure(fmt::format("{}: cannot write: {}", path_.string(), why));
 }

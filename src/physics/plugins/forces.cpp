@@ -27,10 +27,10 @@
 
 #include "config/suggest.hpp"
 #include "physics/boundary_tables.hpp"
-#include "physics/ns_post.hpp"
+#include "physics/ns/post.hpp"
 #include "physics/plugins/csv_file.hpp"
 #include "physics/plugins/plugin_list.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -115,7 +115,7 @@ class Forces final : public Plugin {
       }
       // The volume method needs surface shear only on the faces of other patches in its
       // support, on any rank (the vorticity is computed collectively).
-      shear_ = solvers::global_max(others_.empty() ? 0.0 : 1.0) > 0;
+      shear_ = global_max(others_.empty() ? 0.0 : 1.0) > 0;
     }
     gather_lists();
   }
@@ -317,7 +317,7 @@ class Forces final : public Plugin {
     }
     std::vector<real> sums{f.pressure.x, f.pressure.y, f.pressure.z,
                            f.viscous.x,  f.viscous.y,  f.viscous.z};
-    solvers::global_sum(sums);
+    global_sum(sums);
     return {{sums[0], sums[1], sums[2]}, {sums[3], sums[4], sums[5]}};
   }
 
@@ -396,7 +396,7 @@ Support make_support(const config::Case& c, const topology::Mesh& m, int patch) 
         for (int i = 0; i < 3; ++i) sums[i] += m.face_area[f] * m.face_centre[f][i];
         sums[3] += m.face_area[f];
       }
-    solvers::global_sum(sums);
+    global_sum(sums);
     s.centre = Vec3{sums[0], sums[1], sums[2]} / sums[3];
   }
   if (c.has("forces.axis") && c.has("forces.normal"))
@@ -417,7 +417,7 @@ Support make_support(const config::Case& c, const topology::Mesh& m, int patch) 
       if (f < m.n_owned_faces)
         for (int k = 0; k < m.dim; ++k)
           r = std::max(r, s.distance(m.node_x[m.face_nodes[m.dim * f + k]]));
-    return solvers::global_max(r);
+    return global_max(r);
   };
   s.inner =
       c.has("forces.inner_radius") ? c.require<double>("forces.inner_radius") : node_max(faces);
@@ -442,7 +442,7 @@ Support make_support(const config::Case& c, const topology::Mesh& m, int patch) 
         for (int k = 0; k < m.dim; ++k)
           clearance = std::min(clearance, s.distance(m.node_x[m.face_nodes[m.dim * f + k]]));
   }
-  clearance = solvers::global_min(clearance);
+  clearance = global_min(clearance);
   if (c.has("forces.outer_radius")) {
     s.outer = c.require<double>("forces.outer_radius");
   } else {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 
-#include "physics/ns_post.hpp"
-#include "solvers/collectives.hpp"
+#include "physics/ns/post.hpp"
+#include "core/collectives.hpp"
 #include "topology/p1.hpp"
 
 namespace scfd::physics {
@@ -45,11 +45,11 @@ PointSampler::PointSampler(const config::Case& c, const std::string& key, FlowAc
   cell_.assign(points_.size(), kNone);
   for (std::size_t i = 0; i < points_.size(); ++i) {
     const auto [cell, score] = containing_cell(m, points_[i]);
-    const solvers::ValueRank best = solvers::global_max_rank(score);
+    const ValueRank best = global_max_rank(score);
     if (best.value < -1e-9)
       c.fail(key, fmt::format("point {} at ({}, {}, {}) lies outside the mesh", i, points_[i].x,
                               points_[i].y, points_[i].z));
-    if (best.rank != solvers::world_rank()) continue;
+    if (best.rank != world_rank()) continue;
     cell_[i] = cell;
     for (int k = 0; k < w; ++k)
       for (index n : m.node_cells.row(m.cell_nodes[w * cell + k])) cells_.push_back(n);
@@ -97,7 +97,7 @@ std::vector<real> PointSampler::sample(bool with_pressure) {
       v[width * i + m.dim] =
           flow_.density() * ns::pressure_at(m, c, points_[i], [&](index k) { return p[at(k)]; });
   }
-  solvers::global_sum(std::span<real>(v));
+  global_sum(std::span<real>(v));
   return v;
 }
 

@@ -1,4 +1,4 @@
-// Navier–Stokes set-up from the case file and the mesh (see ns_setup.hpp and docs/methods.md).
+// Navier–Stokes set-up from the case file and the mesh (see ns/setup.hpp and docs/methods.md).
 //
 // Wall part of the vorticity. 2D: the dual cell of a boundary node is closed by segments on the
 //    boundary, from the node x_k to the midpoint x_f of each boundary face f around it. Traversed
@@ -6,8 +6,8 @@
 //    s(f,k) (x_k - x_f), and the known wall velocity gives the circulation u·s(f,k)(x_k - x_f),
 //    u taken at the segment's midpoint. 3D: beta = E B^-1 b of the multipoint edge star, b the
 //    integrals of (n x u_b) against the vertex-edge basis functions on the wall and velocity faces
-//    (ns_hodge.hpp). Outlets take zero tangential velocity, so they add nothing.
-#include "physics/ns_setup.hpp"
+//    (ns/hodge.hpp). Outlets take zero tangential velocity, so they add nothing.
+#include "physics/ns/setup.hpp"
 
 #include <algorithm>
 #include <array>
@@ -22,7 +22,7 @@
 #include "physics/formula_check.hpp"
 #include "physics/model.hpp"
 #include "physics/solver_settings.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -85,7 +85,7 @@ void read_solver(const config::Case& c, Setup& s) {
   }
   s.momentum.max_iterations = s.pressure.max_iterations = read_max_iterations(c);
   s.momentum.check_every = s.pressure.check_every = read_check_every(c);
-  s.pressure.preconditioner = read_preconditioner(c, solvers::SolveOptions::Preconditioner::amg);
+  s.pressure_preconditioner = read_preconditioner(c, "amg");
 }
 
 void read_fluid(const config::Case& c, Setup& s) {
@@ -229,7 +229,7 @@ BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, ha
   bool finite = true;
   for (const std::vector<real>* v : {&b.flux, &b.velocity, &b.pressure, &b.circulation})
     for (real x : *v) finite = finite && std::isfinite(x);
-  if (solvers::global_min(finite ? 1 : 0) == 0)
+  if (global_min(finite ? 1 : 0) == 0)
     throw SolveError(
         fmt::format("the boundary data at t = {:.6g} is not finite: check the formulas "
                     "of the [boundary.*] tables",

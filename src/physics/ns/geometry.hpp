@@ -1,6 +1,6 @@
 // Mesh factors of the staggered scheme shared by ns-classical and ns-exact (docs/methods.md,
 // "Geometry"): the Hodge stars (2D: circumcentric diagonals with their fallbacks; 3D: M_RT and
-// W_mp, ns_hodge.hpp), the weights of the pressure operator, the Jacobi diagonals (from the
+// W_mp, ns/hodge.hpp), the weights of the pressure operator, the Jacobi diagonals (from the
 // stars). Computed once
 // on the host and uploaded by the model. Internal to the physics module.
 #pragma once
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "halo/halo.hpp"
-#include "physics/ns_hodge.hpp"
-#include "physics/ns_setup.hpp"
+#include "physics/ns/hodge.hpp"
+#include "physics/ns/setup.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {
@@ -21,7 +21,7 @@ struct Geometry {
   std::vector<real> fixed;           // 1 on faces whose flux is boundary data, else 0
   std::vector<real> mobility;        // (1 - fixed) / A~_f: the pressure operator's A~^-1 (2D:
                                      // A~ = M, 3D: a scaled lumping of M_RT; see .cpp)
-  HodgeStar face_star;               // M: 2D diag(L_f / A_f), 3D M_RT (ns_hodge.hpp)
+  HodgeStar face_star;               // M: 2D diag(L_f / A_f), 3D M_RT (ns/hodge.hpp)
   HodgeStar edge_star;               // W: 2D diag(1 / A*_n), 0 on slip nodes; 3D W_mp
   EdgeStar edge_wall;                // 3D: W_mp's wall map (wall, wall_faces; w is edge_star)
   std::vector<real> viscous_diag;    // the diagonal of K = M C W R M, W by its diagonal (owned)

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace scfd::halo {
+namespace scfd {
 
 template <typename T>
 MPI_Datatype mpi_type();
@@ -26,5 +26,9 @@ template <>
 inline MPI_Datatype mpi_type<std::int64_t>() {
   return MPI_INT64_T;
 }
+template <>
+inline MPI_Datatype mpi_type<std::uint64_t>() {
+  return MPI_UINT64_T;
+}
 
-}  // namespace scfd::halo
+}  // namespace scfd

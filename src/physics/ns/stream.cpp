@@ -1,9 +1,9 @@
-// Boundary values of the ns-exact streamfunction (see ns_stream.hpp).
+// Boundary values of the ns-exact streamfunction (see ns/stream.hpp).
 //
 // In 2D every rank gathers the owned boundary faces of all ranks (global node ids, flux, patch:
 // O(sqrt N) values) and walks the chains itself in global-id order, so every rank derives the
 // same chains, constants and values without a distributed graph search.
-#include "physics/ns_stream.hpp"
+#include "physics/ns/stream.hpp"
 
 #include <algorithm>
 #include <array>
@@ -14,7 +14,7 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "topology/tree_cotree.hpp"
 
 namespace scfd::physics::ns {
@@ -55,8 +55,8 @@ BoundaryFaces gather_fixed_faces(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {solvers::all_gather(mine.gid), solvers::all_gather(mine.sign),
-          solvers::all_gather(mine.flux), solvers::all_gather(mine.patch)};
+  return {all_gather(mine.gid), all_gather(mine.sign),
+          all_gather(mine.flux), all_gather(mine.patch)};
 }
 
 struct Chain {
@@ -171,9 +171,9 @@ SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {solvers::all_gather(mine.edge),  solvers::all_gather(mine.ends),
-          solvers::all_gather(mine.sign),  solvers::all_gather(mine.flux),
-          solvers::all_gather(mine.patch), solvers::all_gather(mine.outlet_edges)};
+  return {all_gather(mine.edge),  all_gather(mine.ends),
+          all_gather(mine.sign),  all_gather(mine.flux),
+          all_gather(mine.patch), all_gather(mine.outlet_edges)};
 }
 
 // F as a topology::Surface, its edges and nodes numbered densely in gid order (every rank

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/types.hpp"
-#include "physics/ns_setup.hpp"
+#include "physics/ns/setup.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {

@@ -14,7 +14,7 @@
 //
 // 3D (s on edges, C s = the signed sum over the 3 edges of a face): the faces whose flux is data
 // form a surface F; s on F's edges must reproduce their fluxes. A tree-cotree decomposition of F
-// (ns_stream.cpp) gives one such s (zero on a spanning tree of F's edges: surface gradients are
+// (ns/stream.cpp) gives one such s (zero on a spanning tree of F's edges: surface gradients are
 // gradients, invisible to C) plus a free value on each generator edge, 2g + b - 1 of them for a
 // component of genus g with b > 0 loops on an outlet, 2g for a closed one (a channel with inlet,
 // walls and outlet has none; a cylinder spanning the channel from wall to wall adds a handle).
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "physics/ns_setup.hpp"
+#include "physics/ns/setup.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {

@@ -10,14 +10,15 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 
 #include "backend/backend.hpp"
 #include "halo/halo.hpp"
-#include "physics/ns_geometry.hpp"
-#include "physics/ns_setup.hpp"
-#include "solvers/amg.hpp"
+#include "physics/ns/geometry.hpp"
+#include "physics/ns/setup.hpp"
 #include "solvers/linear_operator.hpp"
 #include "solvers/pcg.hpp"
+#include "solvers/preconditioner.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {
@@ -30,7 +31,7 @@ inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
   return halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge);
 }
 
-// A Hodge star on the backend (HodgeStar, ns_hodge.hpp): y = star x on the owned entities `rows`
+// A Hodge star on the backend (HodgeStar, ns/hodge.hpp): y = star x on the owned entities `rows`
 // names, x with its ghosts. A diagonal star (2D) is an element-wise product: it writes every
 // entry, ghosts included, ignores rows and may take y = x; a matrix star (3D) is a stored sparse
 // matrix (Backend::matrix_apply), y must not be x. diagonal(): the star's diagonal on every local
@@ -48,8 +49,8 @@ class Star {
   std::unique_ptr<backend::Matrix> matrix_;  // null: diagonal
 };
 
-// The mesh factors of ns_geometry.hpp on the backend (set once) and the boundary data of
-// ns_setup.hpp (re-uploaded when it depends on time). Face fields have n_faces entries, cell
+// The mesh factors of ns/geometry.hpp on the backend (set once) and the boundary data of
+// ns/setup.hpp (re-uploaded when it depends on time). Face fields have n_faces entries, cell
 // fields n_cells, curl fields n_curl, boundary fields one (or 3) per owned boundary face.
 struct Coefficients {
   Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g);
@@ -66,7 +67,7 @@ struct Coefficients {
   FieldPtr bc_flux;                                  // faces: the fluxes that are data
   FieldPtr bc_velocity, bc_pressure, zero_boundary;  // boundary faces (3, 1, 1 per face)
   // Curl entities: the wall part of the vorticity. 2D: a circulation b (omega = W (Gamma + b));
-  // 3D: a vorticity beta (omega = W_mp Gamma + beta; ns_hodge.hpp).
+  // 3D: a vorticity beta (omega = W_mp Gamma + beta; ns/hodge.hpp).
   FieldPtr bc_circulation;
 };
 
@@ -173,7 +174,8 @@ class PressureOperator final : public solvers::LinearOperator {
 class PressureSolve {
  public:
   PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options);
+                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options,
+                std::string_view preconditioner);
   // psi from v (faces, with ghosts); psi starts from its value on entry (the caller's last
   // answer: the initial guess) and ends with its owned values (the caller exchanges its ghosts,
   // behind the operator that reads them); without
@@ -189,7 +191,7 @@ class PressureSolve {
   halo::Halo& halo_;
   PressureOperator operator_;
   solvers::Pcg pcg_;
-  std::unique_ptr<solvers::Amg> amg_;  // solver.preconditioner = "amg"
+  std::unique_ptr<solvers::Preconditioner> preconditioner_;  // null: PCG's built-in Jacobi
   solvers::SolveOptions options_;
   bool has_outlet_;
   real global_cells_ = 0;

@@ -4,7 +4,7 @@
 // convection coefficient h A/d, f: source S V_dual + heat flux q A/d + h T_amb A/d.
 // Steady: (K + R) T = f. Dirichlet nodes are eliminated symmetrically (Backend::node_system):
 // their known values move to the right-hand side, their rows become the identity.
-#include "physics/heat.hpp"
+#include "physics/heat/heat.hpp"
 
 #include <fmt/format.h>
 
@@ -18,13 +18,13 @@
 #include "core/error.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
-#include "physics/heat_setup.hpp"
+#include "physics/heat/setup.hpp"
 #include "physics/solver_settings.hpp"
 #include "physics/time_control.hpp"
-#include "solvers/amg.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
+#include "solvers/preconditioner.hpp"
 #include "topology/p1.hpp"
 
 namespace scfd::physics {
@@ -74,7 +74,8 @@ class HeatModel final : public Model {
   int step_ = 0;
   double t_ = 0;
   solvers::SolveOptions pcg_options_;
-  bool loads_constant_ = true;  // f and the Dirichlet values do not depend on time
+  std::string preconditioner_name_;  // solver.preconditioner
+  bool loads_constant_ = true;       // f and the Dirichlet values do not depend on time
 
   std::vector<real> mass_, robin_;      // host copies (per node)
   std::vector<real> load_old_;          // f at the last time level, when loads depend on time
@@ -85,7 +86,7 @@ class HeatModel final : public Model {
   // fixed for a run (Δt is set before the first step and never changes).
   std::unique_ptr<solvers::NodeSystemOperator> system_;
   std::unique_ptr<solvers::Pcg> pcg_;
-  std::unique_ptr<solvers::Amg> amg_;  // solver.preconditioner = "amg"
+  std::unique_ptr<solvers::Preconditioner> preconditioner_;  // null: PCG's built-in Jacobi
 };
 
 HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backend::Backend& be,
@@ -161,13 +162,12 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   t_field_ = be_.make_field_from(t0);
   system_ = std::make_unique<solvers::NodeSystemOperator>(m, be, nodes_, *d_, theta_, *w_, *fixed_);
   pcg_ = std::make_unique<solvers::Pcg>(be, m.n_nodes);
-  if (pcg_options_.preconditioner == solvers::SolveOptions::Preconditioner::amg) {
-    try {  // the multigrid's set-up can find the mesh too stretched
-      amg_ = solvers::make_amg(be, backend::node_system_matrix(m, d, theta_, w, fixed), nodes_,
-                               "heat");
-    } catch (const InputError& e) {
-      c.fail("solver.preconditioner", e.what());
-    }
+  try {  // a multigrid's set-up can find the mesh too stretched
+    preconditioner_ = solvers::make_preconditioner(
+        preconditioner_name_,
+        {be, [&] { return backend::node_system_matrix(m, d, theta_, w, fixed); }, nodes_, "heat"});
+  } catch (const InputError& e) {
+    c.fail("solver.preconditioner", e.what());
   }
 }
 
@@ -190,8 +190,7 @@ void HeatModel::read_time(const config::Case& c) {
   pcg_options_.check_every = read_check_every(c);
   // Transient node systems are dominated by the lumped mass and Jacobi does well there; steady
   // problems on large meshes gain from amg.
-  pcg_options_.preconditioner =
-      read_preconditioner(c, solvers::SolveOptions::Preconditioner::jacobi);
+  preconditioner_name_ = read_preconditioner(c, "jacobi");
   if (!(pcg_options_.relative_tolerance > 0) && !(pcg_options_.absolute_tolerance > 0))
     c.fail("solver.tolerance", "solver.tolerance or solver.absolute_tolerance must be > 0");
 }
@@ -209,7 +208,7 @@ void HeatModel::check_formulas(const config::Case& c) const {
 // The formulas were checked at t = time.start when the case was read; later times meet this.
 void HeatModel::check_finite(const std::vector<real>& v, double t) const {
   const bool finite = std::all_of(v.begin(), v.end(), [](real x) { return std::isfinite(x); });
-  if (solvers::global_min(finite ? 1 : 0) == 0)
+  if (global_min(finite ? 1 : 0) == 0)
     throw SolveError(
         fmt::format("the source or boundary values at t = {:.6g} are not finite: "
                     "check the formulas of [material] and [boundary.*]",
@@ -288,8 +287,8 @@ StepReport HeatModel::advance() {
   be_.multiply(*free_, *t_field_, *t_field_);
   be_.axpy(1, *dirichlet_, *t_field_);
 
-  const solvers::SolveResult r =
-      pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_, !diagonal_taken_, amg_.get());
+  const solvers::SolveResult r = pcg_->solve(*system_, *rhs_, *t_field_, pcg_options_,
+                                             !diagonal_taken_, preconditioner_.get());
   diagonal_taken_ = true;
   require_converged(r, fmt::format("step {}", step_ + 1));
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
@@ -343,8 +342,8 @@ std::vector<std::pair<std::string, double>> HeatModel::figures() {
   const std::vector<real> t = temperature();
   const auto owned = t.begin() + m_.n_owned_nodes;
   const auto [lo, hi] = std::minmax_element(t.begin(), owned);
-  std::vector<std::pair<std::string, double>> out = {{"temperature_min", solvers::global_min(*lo)},
-                                                     {"temperature_max", solvers::global_max(*hi)}};
+  std::vector<std::pair<std::string, double>> out = {{"temperature_min", global_min(*lo)},
+                                                     {"temperature_max", global_max(*hi)}};
   if (setup_.has_exact) {
     // Error against verification.temperature: dual-volume weighted RMS and maximum.
     real e2 = 0, vol = 0, emax = 0;
@@ -355,9 +354,9 @@ std::vector<std::pair<std::string, double>> HeatModel::figures() {
       vol += m_.node_dual_volume[n];
       emax = std::max(emax, std::abs(e));
     }
-    const auto [e2_all, vol_all] = solvers::global_sum({e2, vol});
+    const auto [e2_all, vol_all] = global_sum({e2, vol});
     out.emplace_back("error_l2", std::sqrt(e2_all / vol_all));
-    out.emplace_back("error_max", solvers::global_max(emax));
+    out.emplace_back("error_max", global_max(emax));
   }
   if (steady_) add_heat_flows(t, out);
   return out;
@@ -381,7 +380,7 @@ void HeatModel::add_heat_flows(const std::vector<real>& t,
     if (setup_.bcs[b].kind == heat::BcKind::temperature)
       out.emplace_back(
           "heat_flow_" + m_.patches[static_cast<std::size_t>(setup_.bcs[b].patch)].name,
-          solvers::global_sum(flow[b]));
+          global_sum(flow[b]));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Heat model set-up from the case file (see heat_setup.hpp).
-#include "physics/heat_setup.hpp"
+// Heat model set-up from the case file (see heat/setup.hpp).
+#include "physics/heat/setup.hpp"
 
 #include <algorithm>
 #include <array>

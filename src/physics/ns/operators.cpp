@@ -1,5 +1,5 @@
-// The shared pieces of a Navier–Stokes step (see ns_operators.hpp).
-#include "physics/ns_operators.hpp"
+// The shared pieces of a Navier–Stokes step (see ns/operators.hpp).
+#include "physics/ns/operators.hpp"
 
 #include <cmath>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 
@@ -173,7 +173,7 @@ void PressureOperator::apply(Field& x, Field& y) const {
 
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
-                             const solvers::SolveOptions& options)
+                             const solvers::SolveOptions& options, std::string_view preconditioner)
     : m_(m),
       be_(be),
       halo_(halo),
@@ -181,16 +181,17 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       pcg_(be, m.n_cells),
       options_(options),
       has_outlet_(has_outlet),
-      global_cells_(solvers::global_sum(static_cast<real>(m.n_owned_cells))),
+      global_cells_(global_sum(static_cast<real>(m.n_owned_cells))),
       b_(be.make_field(m.n_cells)),
       ones_(be.make_field(m.n_cells)) {
   be.fill(*ones_, 1);
-  if (options.preconditioner == solvers::SolveOptions::Preconditioner::amg) {
+  const auto matrix = [&] {
     std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
     be.download(*k.mobility, mobility);
-    amg_ =
-        solvers::make_amg(be, solvers::cell_laplacian_matrix(m, mobility), halo.cells, "pressure");
-  }
+    return solvers::cell_laplacian_matrix(m, mobility);
+  };
+  preconditioner_ =
+      solvers::make_preconditioner(preconditioner, {be, matrix, halo.cells, "pressure"});
 }
 
 solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
@@ -200,15 +201,16 @@ solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   // (ns-classical) and the pressure (ns-exact) change little from step to step, so it starts
   // closer than 0 (cavity3d, 200 steps: 5,998 -> 5,078 iterations, the same answer to 10 digits).
   if (!has_outlet_) {  // singular system: remove the round-off part of b along 1
-    const real mean = solvers::global_sum(be_.dot(*b_, *ones_, m_.n_owned_cells));
+    const real mean = global_sum(be_.dot(*b_, *ones_, m_.n_owned_cells));
     be_.axpy(-mean / global_cells_, *ones_, *b_);
   }
   solvers::SolveOptions options = options_;
   options.absolute_tolerance =
-      options.relative_tolerance * std::sqrt(solvers::global_sum(be_.dot(v, v, m_.n_owned_faces)));
-  const solvers::SolveResult r = pcg_.solve(operator_, *b_, psi, options, true, amg_.get());
+      options.relative_tolerance * std::sqrt(global_sum(be_.dot(v, v, m_.n_owned_faces)));
+  const solvers::SolveResult r =
+      pcg_.solve(operator_, *b_, psi, options, true, preconditioner_.get());
   if (!has_outlet_) {  // psi is defined up to a constant, which the preconditioner picks: fix it
-    const real mean = solvers::global_sum(be_.dot(psi, *ones_, m_.n_owned_cells));
+    const real mean = global_sum(be_.dot(psi, *ones_, m_.n_owned_cells));
     be_.axpy(-mean / global_cells_, *ones_, psi);
   }
   return r;

@@ -11,7 +11,7 @@
 #include "config/case.hpp"
 #include "config/expression.hpp"
 #include "halo/halo.hpp"
-#include "physics/ns_hodge.hpp"
+#include "physics/ns/hodge.hpp"
 #include "solvers/pcg.hpp"
 #include "topology/mesh.hpp"
 
@@ -44,9 +44,10 @@ struct Setup {
   bool bc_depends_on_position = false;  // some boundary formula is not a constant
   config::Expression initial[3];
   bool has_exact = false;
-  config::Expression exact[3];     // verification.velocity_x/y/z
-  solvers::SolveOptions momentum;  // solver.momentum_tolerance, solver.max_iterations
-  solvers::SolveOptions pressure;  // solver.pressure_tolerance, solver.max_iterations
+  config::Expression exact[3];          // verification.velocity_x/y/z
+  solvers::SolveOptions momentum;       // solver.momentum_tolerance, solver.max_iterations
+  solvers::SolveOptions pressure;       // solver.pressure_tolerance, solver.max_iterations
+  std::string pressure_preconditioner;  // solver.preconditioner
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad

@@ -1,5 +1,5 @@
-// Navier–Stokes post-processing on the host (see ns_post.hpp).
-#include "physics/ns_post.hpp"
+// Navier–Stokes post-processing on the host (see ns/post.hpp).
+#include "physics/ns/post.hpp"
 
 #include <algorithm>
 #include <array>

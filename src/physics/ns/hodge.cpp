@@ -1,4 +1,4 @@
-// The 3D Hodge stars M_RT and W_mp and the stream matrix S = R M_RT C (see ns_hodge.hpp and
+// The 3D Hodge stars M_RT and W_mp and the stream matrix S = R M_RT C (see ns/hodge.hpp and
 // docs/methods.md, "3D on tetrahedral meshes").
 //
 // Every matrix is a sum of small dense blocks (one per cell for M_RT and S, one per vertex for
@@ -6,7 +6,7 @@
 // per row in the order the blocks came, so the result does not depend on the rank count beyond
 // that order. Barycentric gradients: grad(l_k) = -s_k A_k n_k / (3 V) for the face opposite local
 // node k (s_k = +1 where its normal leaves the cell).
-#include "physics/ns_hodge.hpp"
+#include "physics/ns/hodge.hpp"
 
 #include <algorithm>
 #include <cmath>

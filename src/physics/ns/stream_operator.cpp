@@ -1,5 +1,5 @@
-// ns-exact's streamfunction system (see ns_stream_operator.hpp).
-#include "physics/ns_stream_operator.hpp"
+// ns-exact's streamfunction system (see ns/stream_operator.hpp).
+#include "physics/ns/stream_operator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 
 #include "core/error.hpp"
 #include "halo/overlap.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -78,7 +78,7 @@ void StreamOperator::set_chains(const std::vector<std::vector<real>>& chains) {
   const auto owned_dot = [&](const std::vector<real>& a, const std::vector<real>& b) {
     real s = 0;
     for (index k = 0; k < m_.n_owned_curl(); ++k) s += a[k] * b[k];
-    return solvers::global_sum(s);
+    return global_sum(s);
   };
   std::vector<std::vector<real>> basis;
   for (std::vector<real> c : chains) {
@@ -118,7 +118,7 @@ void StreamOperator::update_masks() {
 void StreamOperator::project(Field& x) const {
   std::vector<real>& c = chain_coef_;
   for (std::size_t k = 0; k < c.size(); ++k) c[k] = be_.dot(*chains_[k], x, m_.n_owned_curl());
-  if (!c.empty()) solvers::global_sum(std::span<real>(c));
+  if (!c.empty()) global_sum(std::span<real>(c));
   be_.multiply(*free_, x, x);
   for (std::size_t k = 0; k < c.size(); ++k) be_.axpy(c[k], *chains_[k], x);
 }

@@ -4,9 +4,9 @@
 // Pre-multiplying the face momentum equation of ns-classical by the rotation R = C^T removes the
 // pressure:
 //   R (M + dt/2 C(a) + nu dt K) C s = R (M U^n - dt/2 C(a) U^n - nu dt M C W B - dt G_b p_b)
-// one Jacobi-BiCGStab solve per step (Crank-Nicolson convection, ns_flow.hpp), with no
+// one Jacobi-BiCGStab solve per step (Crank-Nicolson convection, ns/flow.hpp), with no
 // splitting error. The boundary values of s come from the velocity boundary conditions
-// (ns_stream.hpp); the constants of the streamfunction on inner boundaries (a cylinder in a
+// (ns/stream.hpp); the constants of the streamfunction on inner boundaries (a cylinder in a
 // channel, 3D surface generators) are unknowns of the same solve (StreamOperator). The pressure is
 // recovered only when output, probes or forces ask for it, from the momentum residual by one
 // Poisson solve. Same case-file sections as ns-classical.

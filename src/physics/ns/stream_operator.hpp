@@ -8,7 +8,7 @@
 // With L = R M C, R A C = L + nu dt L W L + theta dt R C_a C. In 2D L is the graph Laplacian of
 // the nodes with weight M_f on the edge that face f is, applied as an assembled node system (one
 // sparse pass); in 3D L is curl, M, rotation. Without convection symmetric positive definite in
-// 2D with a boundary-data node; in 3D L = S = R M_RT C is assembled once (ns_hodge.hpp) and W is
+// 2D with a boundary-data node; in 3D L = S = R M_RT C is assembled once (ns/hodge.hpp) and W is
 // W_mp, so R A C = S + nu dt S W_mp S + theta dt R C_a C is three sparse products and a
 // convection; positive semi-definite, with the gradients of the interior
 // node functions as null space (C G = 0), a consistent system; the convection part keeps that
@@ -21,7 +21,7 @@
 #include <span>
 #include <vector>
 
-#include "physics/ns_operators.hpp"
+#include "physics/ns/operators.hpp"
 
 namespace scfd::physics::ns {
 
@@ -29,7 +29,7 @@ class StreamOperator final : public solvers::LinearOperator {
  public:
   // face_diagonal and edge_diagonal: the diagonals of the stars M and W on every local face and
   // curl entity (HodgeStar::diagonal; in 2D the stars themselves), on the host for the assembly
-  // of S and its Jacobi diagonals (ns_hodge.hpp, stream_diagonals); the products use the stars
+  // of S and its Jacobi diagonals (ns/hodge.hpp, stream_diagonals); the products use the stars
   // on the backend (k).
   StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                  const Coefficients& k, std::span<const real> face_diagonal,

@@ -6,9 +6,9 @@
 //   (-D A~^-1 G) psi = -D U*,   U^{n+1} = U* - A~^-1 G psi,   p^{n+1} = p^n + psi / dt
 // with K = M C diag(l / A*) R M the viscous curl-curl operator (R = C^T), A~^-1 = diag(A_f / L_f)
 // and C(a) the convection (central or first-order upwind) by the advecting fluxes a extrapolated
-// to the half step (Crank-Nicolson, ns_flow.hpp). The momentum system is solved by Jacobi
+// to the half step (Crank-Nicolson, ns/flow.hpp). The momentum system is solved by Jacobi
 // BiCGStab, the SPD pressure system by Jacobi-PCG. Boundary conditions: wall, moving-wall,
-// velocity, outlet, symmetry (ns_setup.hpp).
+// velocity, outlet, symmetry (ns/setup.hpp).
 #pragma once
 
 #include <memory>

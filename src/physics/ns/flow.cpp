@@ -1,8 +1,8 @@
-// Shared part of the ns-classical and ns-exact models (see ns_flow.hpp; the discretisation is
+// Shared part of the ns-classical and ns-exact models (see ns/flow.hpp; the discretisation is
 // derived in docs/methods.md). Every array of the state is a backend Field; the host computes
-// only the set-up factors and boundary data (ns_setup.cpp, ns_geometry.cpp) and the node
-// averages and vorticity of the output (ns_post.cpp) from downloaded fields.
-#include "physics/ns_flow.hpp"
+// only the set-up factors and boundary data (ns/setup.cpp, ns/geometry.cpp) and the node
+// averages and vorticity of the output (ns/post.cpp) from downloaded fields.
+#include "physics/ns/flow.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "halo/overlap.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 
@@ -29,7 +29,7 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       convection_(m, be, halo, setup_.upwind) {
   check_formulas(c, m, setup_, t_);
   Geometry g = build_geometry(m, setup_, halo);
-  const auto [fallback_faces, fallback_duals] = solvers::global_sum(std::pair<real, real>{
+  const auto [fallback_faces, fallback_duals] = global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});
   if (fallback_faces > 0 && m.dim == 2)
     log::warn(
@@ -60,8 +60,8 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   check_balance(c, b);
   coef_->set_boundary(be, b);
   try {  // the multigrid's set-up can find the mesh too stretched: name the key that chose it
-    pressure_solve_ =
-        std::make_unique<PressureSolve>(m, be, halo, *coef_, setup_.has_outlet, setup_.pressure);
+    pressure_solve_ = std::make_unique<PressureSolve>(
+        m, be, halo, *coef_, setup_.has_outlet, setup_.pressure, setup_.pressure_preconditioner);
   } catch (const InputError& e) {
     c.fail("solver.preconditioner", e.what());
   }
@@ -91,8 +91,8 @@ solvers::SolveResult FlowModel::project(const Field& u_star, Field& psi, Field& 
 
 void FlowModel::check_balance(const config::Case& c, const BoundaryData& b) const {
   if (setup_.has_outlet) return;
-  const real net = solvers::global_sum(b.net_inflow);
-  const real scale = solvers::global_sum(b.flux_scale);
+  const real net = global_sum(b.net_inflow);
+  const real scale = global_sum(b.flux_scale);
   // Quadrature of smooth boundary formulas leaves a small imbalance (removed in the projection);
   // more than 1e-6 of the boundary flux is a set-up error.
   if (std::abs(net) > 1e-6 * scale && std::abs(net) > 1e-14)
@@ -112,7 +112,7 @@ double FlowModel::choose_dt() {
 real FlowModel::courant_rate() {
   be_.flux_sum_abs(m_, *u_, *cell_tmp_);
   be_.multiply(*coef_->courant_weight, *cell_tmp_, *cell_tmp_);
-  return solvers::global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
+  return global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
 }
 
 void FlowModel::initial_fluxes(Field& u) const {
@@ -145,9 +145,9 @@ void FlowModel::finish_step(double dt) {
   rate_ = courant_rate();
   last_courant_ = dt * rate_;
   be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
-  last_cfl_ = dt * solvers::global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
+  last_cfl_ = dt * global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
   be_.divergence(m_, *u_, *cell_tmp_);
-  last_div_ = solvers::global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
+  last_div_ = global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
   measure_change(dt);
   if (!std::isfinite(last_courant_) || !std::isfinite(last_div_))
     throw SolveError(fmt::format("step {}: the velocity is not finite (Courant number {})", step_,
@@ -169,7 +169,7 @@ void FlowModel::measure_change(double dt) {
   be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n, with ghosts
   coef_->face_star.apply(*face_tmp_, *convected_);
   const real change = be_.dot(*face_tmp_, *convected_, n);
-  const auto [change_all, size_all] = solvers::global_sum(std::pair<real, real>{change, size});
+  const auto [change_all, size_all] = global_sum(std::pair<real, real>{change, size});
   last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
   // A solve to relative tolerance tol leaves an error of about tol |U| in a step, so the change
   // per unit time cannot settle much below tol / dt (cavity2d, both tolerances 1e-6, dt 0.017:
@@ -301,7 +301,7 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
     coef_->face_star.apply(*u_, *face_tmp_);
     energy = 0.5 * be_.dot(*u_, *face_tmp_, m_.n_owned_faces);
   }
-  out.emplace_back("kinetic_energy", solvers::global_sum(energy));
+  out.emplace_back("kinetic_energy", global_sum(energy));
   if (setup_.has_exact) {
     // Error of the normal velocity u_n = U_f / A_f against the face average of the exact one,
     // in the discrete L2 norm sum_f A_f L_f (.)^2 (which approximates the integral of |u|^2).
@@ -314,9 +314,9 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
       vol += w;
       emax = std::max(emax, std::abs(e));
     }
-    const auto [e2_all, vol_all] = solvers::global_sum({e2, vol});
+    const auto [e2_all, vol_all] = global_sum({e2, vol});
     out.emplace_back("error_l2", std::sqrt(e2_all / vol_all));
-    out.emplace_back("error_max", solvers::global_max(emax));
+    out.emplace_back("error_max", global_max(emax));
   }
   return out;
 }

@@ -1,8 +1,8 @@
-// ns-exact time stepping (see ns_exact.hpp; the method and its boundary conditions are derived
+// ns-exact time stepping (see ns/exact.hpp; the method and its boundary conditions are derived
 // in docs/methods.md, "Exact fractional step"). The shared state, convection and output are in
-// ns_flow.cpp; the streamfunction system in ns_stream_operator.cpp; the boundary values of the
-// streamfunction in ns_stream.cpp.
-#include "physics/ns_exact.hpp"
+// ns/flow.cpp; the streamfunction system in ns/stream_operator.cpp; the boundary values of the
+// streamfunction in ns/stream.cpp.
+#include "physics/ns/exact.hpp"
 
 #include <fmt/format.h>
 
@@ -12,11 +12,11 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
-#include "physics/ns_flow.hpp"
-#include "physics/ns_stream.hpp"
-#include "physics/ns_stream_operator.hpp"
+#include "physics/ns/flow.hpp"
+#include "physics/ns/stream.hpp"
+#include "physics/ns/stream_operator.hpp"
 #include "solvers/bicgstab.hpp"
-#include "solvers/collectives.hpp"
+#include "core/collectives.hpp"
 
 namespace scfd::physics {
 namespace {

@@ -4,7 +4,7 @@
 // as sparse matrices over a rank's local entities: rows are the owned faces or edges, columns
 // local indices (ghosts included), so a backend applies them as one gather once the input's
 // ghosts are exchanged (every stencil stays inside the one ghost layer). The 2D stars are the
-// circumcentric diagonals of ns_geometry.cpp.
+// circumcentric diagonals of ns/geometry.cpp.
 //
 //  - Face star M_RT: the exact mass matrix of the lowest-order Raviart-Thomas fluxes,
 //    M_RT = J I + D^T Lambda D, with I the cell mean of the flux field and J = I^T V its

@@ -1,13 +1,13 @@
-// ns-classical time stepping (see ns_classical.hpp; the discretisation is derived in
-// docs/methods.md). The shared state, convection and output are in ns_flow.cpp.
-#include "physics/ns_classical.hpp"
+// ns-classical time stepping (see ns/classical.hpp; the discretisation is derived in
+// docs/methods.md). The shared state, convection and output are in ns/flow.cpp.
+#include "physics/ns/classical.hpp"
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
-#include "physics/ns_flow.hpp"
+#include "physics/ns/flow.hpp"
 #include "solvers/bicgstab.hpp"
 
 namespace scfd::physics {

@@ -1,4 +1,4 @@
-// Mesh factors of the staggered scheme (see ns_geometry.hpp and docs/methods.md).
+// Mesh factors of the staggered scheme (see ns/geometry.hpp and docs/methods.md).
 //
 // 2D, the circumcentric (Voronoi) dual of Perot's staggered discrete calculus:
 //  - L_f, the dual edge of face f (circumcentre to circumcentre), is mesh.face_dist. Where it is
@@ -10,10 +10,10 @@
 //    (|na|^2 cot b + |nb|^2 cot a) / 8); where it falls below a quarter of the median-dual area,
 //    that area is used (fallback, counted). W_n = 1 / A*_n, and 0 on nodes lying only on symmetry
 //    patches (zero vorticity there). The face star is M = diag(L_f / A_f).
-// 3D, the barycentric dual (ns_hodge.hpp): the face star M_RT and the edge star W_mp; no
+// 3D, the barycentric dual (ns/hodge.hpp): the face star M_RT and the edge star W_mp; no
 //  circumcentre, no bound, no fallback. The pressure projection's diagonal A~ is a scaled lumping
 //  of M_RT (below). L_f is the centroid distance along the normal, unused by the 3D operators.
-#include "physics/ns_geometry.hpp"
+#include "physics/ns/geometry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +24,7 @@
 namespace scfd::physics::ns {
 namespace {
 
-// 3D: A~ = kProjectionScale sum_c mu_c diag(M_c) (ns_hodge.hpp, projection_mass): below 2 M_RT,
+// 3D: A~ = kProjectionScale sum_c mu_c diag(M_c) (ns/hodge.hpp, projection_mass): below 2 M_RT,
 // so the pressure increments of ns-classical cannot grow. 1 would make them contract
 // monotonically; 1.5 keeps every mode contracting by at least half and brings A~ closer to M_RT:
 // on cases/cavity3d the ns-exact - ns-classical difference (the splitting error) was 4.9e-4 with

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "physics/model.hpp"
-#include "physics/ns_operators.hpp"
-#include "physics/ns_post.hpp"
-#include "physics/ns_setup.hpp"
+#include "physics/ns/operators.hpp"
+#include "physics/ns/post.hpp"
+#include "physics/ns/setup.hpp"
 #include "physics/time_control.hpp"
 
 namespace scfd::physics::ns {
