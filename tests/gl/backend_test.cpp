@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
-#include "backend/gl/gl_backend.hpp"
+#include "backend/opengl/gl_backend.hpp"
 #include "backend/operator_matrices.hpp"
 #include "backend/test_meshes.hpp"
 #include "core/error.hpp"
@@ -44,7 +44,7 @@ void PrintTo(Precision p, std::ostream* os) {
 }
 }  // namespace scfd::gl
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 namespace {
 
 using scfd::gl::Precision;
@@ -714,4 +714,4 @@ TEST(MakeBackend, ErrorsAreOneLine) {
 }
 
 }  // namespace
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -1,10 +1,9 @@
-// gl-compute operator kernels (kernels/<op>.glsl through backend/gl/operators.hpp) against their
-// cpu twins (backend/cpu/), docs/architecture.md §10: every operator (convection with upwind 0, 1
-// and 0.5), fp64 and fp32, on the 2D and 3D test meshes (structured, jittered, distorted, sheared,
-// committed Gmsh meshes) with random inputs agrees to 1e-12 (fp64) / 1e-5 (fp32) relative to the
-// largest |output|. On rank meshes cut by
-// partition::extract_local (owned entities first, ghosts last) only the owned outputs are
-// written: the ghost entries keep a sentinel.
+// gl-compute operator kernels (kernels/<op>.glsl through backend/opengl/operators.hpp) against
+// their cpu twins (backend/cpu/), docs/architecture.md §10: every operator (convection with upwind
+// 0, 1 and 0.5), fp64 and fp32, on the 2D and 3D test meshes (structured, jittered, distorted,
+// sheared, committed Gmsh meshes) with random inputs agrees to 1e-12 (fp64) / 1e-5 (fp32) relative
+// to the largest |output|. On rank meshes cut by partition::extract_local (owned entities first,
+// ghosts last) only the owned outputs are written: the ghost entries keep a sentinel.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,8 +15,8 @@
 
 #include "backend/cpu/node_system.hpp"
 #include "backend/cpu/operators.hpp"
-#include "backend/gl/device_mesh.hpp"
-#include "backend/gl/operators.hpp"
+#include "backend/opengl/device_mesh.hpp"
+#include "backend/opengl/operators.hpp"
 #include "backend/test_meshes.hpp"
 #include "backend/traffic.hpp"
 #include "gl/gl_fixture.hpp"
@@ -27,8 +26,8 @@ namespace scfd::test {
 namespace {
 
 namespace cpu = backend::cpu;
-using backend::glc::DeviceMesh;
-using backend::glc::Operators;
+using backend::opengl::DeviceMesh;
+using backend::opengl::Operators;
 using gl::Buffer;
 using gl::FieldStorage;
 using gl::Precision;

@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/gl/device_mesh.hpp"
-#include "backend/gl/operators.hpp"
+#include "backend/opengl/device_mesh.hpp"
+#include "backend/opengl/operators.hpp"
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
 #include "gl/program.hpp"
 #include "gl/raster.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 class GlField final : public Field {
  public:
@@ -150,4 +150,4 @@ class GlBackend final : public Backend {
   std::unique_ptr<State> state_;
 };
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

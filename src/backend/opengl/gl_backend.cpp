@@ -19,7 +19,7 @@
 // bandwidth-bound (2 flops per 8-28 bytes read). A device without fp64 accumulates in float.
 //
 // Programs are compiled on first use, so a process that only moves vectors compiles few kernels.
-#include "backend/gl/gl_backend.hpp"
+#include "backend/opengl/gl_backend.hpp"
 
 #include <algorithm>
 #include <array>
@@ -32,7 +32,7 @@
 
 #include "core/error.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 namespace gl = scfd::gl;
 using gl::Precision;
@@ -897,4 +897,4 @@ void GlBackend::node_laplacian(const topology::Mesh& m, const Field& w, const Fi
   state_->ops().node_laplacian(device_mesh(m), storage(w), storage(x), storage(y));
 }
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

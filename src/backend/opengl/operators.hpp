@@ -8,13 +8,13 @@
 
 #include <memory>
 
-#include "backend/gl/device_mesh.hpp"
+#include "backend/opengl/device_mesh.hpp"
 #include "gl/buffer.hpp"
 #include "gl/field_storage.hpp"
 #include "gl/program.hpp"
 #include "gl/raster.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 using scfd::gl::Buffer;
 using scfd::gl::FieldStorage;
@@ -75,4 +75,4 @@ class Operators {
   std::unique_ptr<Programs> programs_;
 };
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -1,7 +1,7 @@
 // The gl-compute operators (see operators.hpp): each call checks its fields, binds them and the
 // DeviceMesh lists in the order of the kernel's `// scfd:` lines (gl/driver.hpp) and runs the
 // body over the owned output entities (gl/driver.hpp: one invocation per output entity).
-#include "backend/gl/operators.hpp"
+#include "backend/opengl/operators.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 using scfd::gl::BodyProgram;
 using scfd::gl::Precision;
@@ -349,4 +349,4 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
            static_cast<std::size_t>(rows.stop(a.rows)));
 }
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl
