@@ -31,6 +31,8 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "gl/point_writer.hpp"
+#include "gl/raster_reducer.hpp"
 
 namespace scfd::backend::opengl {
 
@@ -155,7 +157,7 @@ struct GlBackend::State {
   // the fields' precision (its passes store partial sums in fields).
   bool acc_fp64;
   std::map<std::string, gl::Program, std::less<>> programs;  // kernels with their own main
-  std::map<std::string, gl::BodyProgram, std::less<>> bodies;
+  std::map<std::string, std::unique_ptr<gl::Body>, std::less<>> bodies;
   std::unique_ptr<Operators> operators;
   std::vector<std::unique_ptr<DeviceMesh>> meshes;
   Buffer partials;  // first-pass sums, grown on demand
@@ -197,10 +199,10 @@ struct GlBackend::State {
   }
 
   // The body of that name for the backend's driver, compiled on first use.
-  gl::BodyProgram& body(const std::string& key) {
-    if (auto it = bodies.find(key); it != bodies.end()) return it->second;
-    return bodies.emplace(key, gl::compile_body(key, driver, precision, acc_defines(), storage))
-        .first->second;
+  gl::Body& body(const std::string& key) {
+    if (auto it = bodies.find(key); it != bodies.end()) return *it->second;
+    return *bodies.emplace(key, gl::compile_body(key, driver, precision, acc_defines(), storage))
+                .first->second;
   }
 
   bool raster() const { return driver == gl::Driver::raster; }
@@ -391,7 +393,7 @@ void GlBackend::download_indices(const Field& x, std::span<const index> indices,
                .emplace(indices.size(), FieldStorage(indices.size(), precision_, storage_,
                                                      state_->context.info().max_texture_size))
                .first;
-    gl::BodyProgram& prog = state_->body("gather");
+    gl::Body& prog = state_->body("gather");
     prog.bind({&list.device}, {&storage(x)}, {&it->second});
     prog.run(indices.size());
     it->second.download(out);
@@ -456,7 +458,7 @@ void GlBackend::fill(Field& y, real value) const {
   if (state_->raster()) {  // zeros everywhere (padding too), then the value over the entries
     gl::clear_texture(storage(y));
     if (value == 0) return;
-    gl::BodyProgram& prog = state_->body("constant");
+    gl::Body& prog = state_->body("constant");
     prog.bind({}, {}, {&storage(y)});
     prog.set_real("value", value);
     prog.run(static_cast<std::size_t>(y.size()));
@@ -474,7 +476,7 @@ void GlBackend::fill(Field& y, real value) const {
 void GlBackend::copy(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("copy");
+  gl::Body& prog = state_->body("copy");
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -509,7 +511,7 @@ real GlBackend::max_abs(const Field& x, index n) const {
 void GlBackend::scalar_update(const char* kernel, real a, const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::BodyProgram& prog = state_->body(kernel);
+  gl::Body& prog = state_->body(kernel);
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.set_real("a", a);
   prog.run(static_cast<std::size_t>(y.size()));
@@ -531,7 +533,7 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
   check_same_size(a, y);
   check_same_size(b, y);
   if (y.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("multiply");
+  gl::Body& prog = state_->body("multiply");
   prog.bind({}, {&storage(a), &storage(b)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -539,7 +541,7 @@ void GlBackend::multiply(const Field& a, const Field& b, Field& y) const {
 void GlBackend::reciprocal(const Field& x, Field& y) const {
   check_same_size(x, y);
   if (y.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("reciprocal");
+  gl::Body& prog = state_->body("reciprocal");
   prog.bind({}, {&storage(x)}, {&storage(y)});
   prog.run(static_cast<std::size_t>(y.size()));
 }
@@ -622,14 +624,14 @@ void GlBackend::raster_pcg_update(int k, Scalars& sf, const Field& p, const Fiel
   }
   const real alpha = *step;
   const auto update = [&](const char* kernel, real a, const Field& in, Field& out) {
-    gl::BodyProgram& prog = state_->body(kernel);
+    gl::Body& prog = state_->body(kernel);
     prog.bind({}, {&storage(in)}, {&storage(out)});
     prog.set_real("a", a);
     prog.run(static_cast<std::size_t>(n));
   };
   update("axpy", alpha, p, x);
   update("axpy", -alpha, q, r);
-  gl::BodyProgram& mul = state_->body("multiply");
+  gl::Body& mul = state_->body("multiply");
   mul.bind({}, {&storage(dinv), &storage(r)}, {&storage(z)});
   mul.run(static_cast<std::size_t>(n));
   const std::size_t bytes = real_bytes(s.acc());
@@ -645,7 +647,7 @@ void GlBackend::raster_pcg_update(int k, Scalars& sf, const Field& p, const Fiel
 void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
   check_same_size(z, p);
   if (p.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("pcg_direction");
+  gl::Body& prog = state_->body("pcg_direction");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(z)}, {&storage(p)});
   prog.set("s_rz", u32(PcgSlots::rz_before(k)));
   prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
@@ -657,7 +659,7 @@ void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, con
   check_same_size(r, p);
   check_same_size(v, p);
   if (p.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("bicgstab_direction");
+  gl::Body& prog = state_->body("bicgstab_direction");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(p)});
   prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   prog.set("s_rho_prev", u32(BicgstabSlots::rho_before(k)));
@@ -669,7 +671,7 @@ void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Fi
   check_same_size(r, y);
   check_same_size(v, y);
   if (y.size() == 0) return;
-  gl::BodyProgram& prog = state_->body("bicgstab_half");
+  gl::Body& prog = state_->body("bicgstab_half");
   prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(y)});
   prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   prog.run(static_cast<std::size_t>(y.size()));
@@ -680,11 +682,11 @@ void GlBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, co
   for (const Field* f : {&p_hat, &s_hat, &y, &t, static_cast<const Field*>(&r)})
     check_same_size(*f, x);
   if (x.size() == 0) return;
-  gl::BodyProgram& px = state_->body("bicgstab_x");
+  gl::Body& px = state_->body("bicgstab_x");
   px.bind({&gl_scalars(sf).buffer()}, {&storage(p_hat), &storage(s_hat)}, {&storage(x)});
   px.set("s_rho", u32(BicgstabSlots::rho_now(k)));
   px.run(static_cast<std::size_t>(x.size()));
-  gl::BodyProgram& pr = state_->body("bicgstab_r");
+  gl::Body& pr = state_->body("bicgstab_r");
   pr.bind({&gl_scalars(sf).buffer()}, {&storage(y), &storage(t)}, {&storage(r)});
   pr.run(static_cast<std::size_t>(r.size()));
 }

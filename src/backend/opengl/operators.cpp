@@ -5,14 +5,14 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
 
 namespace scfd::backend::opengl {
 
-using scfd::gl::BodyProgram;
+using scfd::gl::Body;
 using scfd::gl::Precision;
 using scfd::gl::Program;
 using topology::Mesh;
@@ -43,7 +43,7 @@ void check_distinct(const FieldStorage& out, std::initializer_list<const FieldSt
 // first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
 // over n output entities into `out`.
 // Runs a body over outputs `rows` of n (Backend::Rows: a part of a halo overlap, or all).
-void launch(BodyProgram& prog, std::initializer_list<const Buffer*> buffers,
+void launch(Body& prog, std::initializer_list<const Buffer*> buffers,
             std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n,
             RowRange rows = {}) {
   prog.bind(buffers, fields, {&out});
@@ -59,10 +59,10 @@ struct Operators::Programs {
   Precision precision;
   // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main)
   // exists under the compute driver only.
-  std::optional<BodyProgram> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
+  std::unique_ptr<Body> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_apply;
-  std::optional<BodyProgram> sparse[4];  // Operators::Sparse
-  std::optional<BodyProgram> divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2],
+  std::unique_ptr<Body> sparse[4];  // Operators::Sparse
+  std::unique_ptr<Body> divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2],
       convection[2];
   Program node_system_assemble;
 
@@ -117,7 +117,7 @@ void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
   check_size(q_boundary, m.n_boundary_faces(), P.precision, "gradient: q_boundary");
   check_size(g_face, m.n_faces, P.precision, "gradient: g_face");
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
-  BodyProgram& prog = *programs_->gradient;
+  Body& prog = *programs_->gradient;
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
   launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces, rows);
 }
@@ -130,7 +130,7 @@ void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, Fie
   check_size(u_face, m.n_faces, P.precision, "divergence: u_face");
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
-  BodyProgram& prog = *programs_->divergence[m.dim - 2];
+  Body& prog = *programs_->divergence[m.dim - 2];
   launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells, rows);
 }
 
@@ -153,7 +153,7 @@ void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& 
   check_size(s, m.n_curl(), P.precision, "curl: s");
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
-  BodyProgram& prog = *programs_->curl[m.dim - 2];
+  Body& prog = *programs_->curl[m.dim - 2];
   launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces, rows);
 }
 
@@ -165,7 +165,7 @@ void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, Field
   check_size(u_face, m.n_faces, P.precision, "rotation: u_face");
   check_size(r, m.n_curl(), P.precision, "rotation: r");
   check_distinct(r, {&u_face}, "rotation");
-  BodyProgram& prog = *programs_->rotation;
+  Body& prog = *programs_->rotation;
   launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item}, {&u_face}, r,
          m.n_owned_curl(), rows);
 }
@@ -178,7 +178,7 @@ void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face, Fi
   check_size(u_face, m.n_faces, P.precision, "interpolate: u_face");
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
-  BodyProgram& prog = *programs_->interpolate[m.dim - 2];
+  Body& prog = *programs_->interpolate[m.dim - 2];
   launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells, rows);
 }
 
@@ -190,7 +190,7 @@ void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, Fiel
   check_size(v_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "integrate: v_cell");
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
-  BodyProgram& prog = *programs_->integrate[m.dim - 2];
+  Body& prog = *programs_->integrate[m.dim - 2];
   launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces, rows);
 }
 
@@ -206,7 +206,7 @@ void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
              "convection: u_boundary");
   check_size(n_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: n_cell");
   check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
-  BodyProgram& prog = *programs_->convection[m.dim - 2];
+  Body& prog = *programs_->convection[m.dim - 2];
   prog.set_real("upwind", upwind);
   launch(prog, {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume},
          {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells, rows);
@@ -221,7 +221,7 @@ void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, cons
   check_size(x, m.n_nodes, P.precision, "node_laplacian: x");
   check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
   check_distinct(y, {&w, &x}, "node_laplacian");
-  BodyProgram& prog = *programs_->node_laplacian;
+  Body& prog = *programs_->node_laplacian;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&w, &x}, y, m.n_owned_nodes);
 }
@@ -238,7 +238,7 @@ void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double 
   check_size(x, m.n_nodes, P.precision, "node_system: x");
   check_size(y, m.n_nodes, P.precision, "node_system: y");
   check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
-  BodyProgram& prog = *programs_->node_system;
+  Body& prog = *programs_->node_system;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&d, &w, &fixed, &x}, y, m.n_owned_nodes, rows);
@@ -255,7 +255,7 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const FieldStorage& d
   check_size(fixed, m.n_nodes, P.precision, "node_system_diagonal: fixed");
   check_size(diag, m.n_nodes, P.precision, "node_system_diagonal: diag");
   check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
-  BodyProgram& prog = *programs_->node_system_diagonal;
+  Body& prog = *programs_->node_system_diagonal;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item}, {&d, &w, &fixed},
          diag, m.n_owned_nodes);
@@ -298,7 +298,7 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_size(x, m.n_nodes, P.precision, "node_system_apply: x");
   check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
   check_distinct(y, {&x}, "node_system_apply");
-  BodyProgram& prog = *programs_->node_system_apply;
+  Body& prog = *programs_->node_system_apply;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
          y, m.n_owned_nodes, rows);
 }
@@ -327,7 +327,7 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
   };
   SCFD_CHECK(&x != &y, "sparse: output aliases x");
   if (a.rows == 0) return;
-  BodyProgram& prog = *programs_->sparse[static_cast<int>(kind)];
+  Body& prog = *programs_->sparse[static_cast<int>(kind)];
   const std::initializer_list<const Buffer*> buffers = {&a.layout.slice, &a.layout.length,
                                                         &a.layout.item, &a.value};
   switch (kind) {
