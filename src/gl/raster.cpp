@@ -262,16 +262,6 @@ std::unique_ptr<Body> compile_raster_body(std::string_view kernel, Precision p,
                                           const Defines& defines, Storage /*storage*/) {
   return std::make_unique<RasterProgram>(compile_raster(kernel, p, defines));
 }
-
-std::string_view to_string(Driver d) {
-  return d == Driver::compute ? "compute" : "fragment";
-}
-
-std::unique_ptr<Body> compile_body(std::string_view kernel, Driver driver, Precision p,
-                                   const Defines& defines, Storage storage) {
-  if (driver == Driver::raster) return compile_raster_body(kernel, p, defines, storage);
-  return compile_compute_body(kernel, p, defines, storage);
-}
 void clear_texture(FieldStorage& f) {
   SCFD_CHECK(f.kind() == Storage::texture, "clear_texture of a buffer field");
   GLuint fbo = 0;

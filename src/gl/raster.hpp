@@ -102,11 +102,4 @@ std::unique_ptr<Body> compile_raster_body(std::string_view kernel, Precision p,
 // Every texel of a texture field set to zero (padding included), through a framebuffer clear.
 void clear_texture(FieldStorage& f);
 
-// Which driver runs kernel bodies: compute shaders (gl-compute) or fragment programs (gl-raster).
-enum class Driver { compute, raster };
-std::string_view to_string(Driver d);
-
-// Compiles the embedded body `kernel` for `driver` (Storage::texture under the fragment driver).
-std::unique_ptr<Body> compile_body(std::string_view kernel, Driver driver, Precision p,
-                                   const Defines& defines, Storage storage);
 }  // namespace scfd::gl

@@ -96,7 +96,7 @@ double RasterReducer::reduce(Op op, const FieldStorage& x, const FieldStorage* y
   }
   float v = 0;
   read_value(*r, &v);
-  return v;
+  return static_cast<double>(v);  // exact
 }
 
 void RasterReducer::reduce_into(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n,

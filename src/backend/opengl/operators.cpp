@@ -19,6 +19,11 @@ using topology::Mesh;
 
 namespace {
 
+// The SELL slice height of the device mesh's lists (a uint define).
+scfd::gl::Defines sell_defines() {
+  return {{"SELL_C", std::to_string(kSellChunk) + "u"}};
+}
+
 std::size_t real_size(Precision p) {
   return p == Precision::fp64 ? sizeof(double) : sizeof(float);
 }
@@ -57,8 +62,9 @@ void launch(Body& prog, std::initializer_list<const Buffer*> buffers,
 // for 2D and 3D ([0] and [1]) so their loops unroll.
 struct Operators::Programs {
   Precision precision;
-  // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main)
-  // exists under the compute driver only.
+  scfd::gl::Storage storage;
+  // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main,
+  // compute driver only) on its first use.
   std::unique_ptr<Body> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_apply;
   std::unique_ptr<Body> sparse[4];  // Operators::Sparse
@@ -66,18 +72,17 @@ struct Operators::Programs {
       convection[2];
   Program node_system_assemble;
 
-  Programs(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver) : precision(p) {
+  Programs(Precision p, scfd::gl::Storage s, scfd::gl::BodyCompiler compile_body)
+      : precision(p), storage(s) {
     const auto compile = [&](const char* kernel, const scfd::gl::Defines& defines) {
-      return scfd::gl::compile_body(kernel, driver, p, defines, storage);
+      return compile_body(kernel, p, defines, s);
     };
-    const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk) + "u"}};  // uint
+    const scfd::gl::Defines sell = sell_defines();
     gradient = compile("gradient", {});
     rotation = compile("rotation", sell);
     node_laplacian = compile("node_laplacian", sell);
     node_system = compile("node_system", sell);
     node_system_diagonal = compile("node_system_diagonal", sell);
-    if (driver == scfd::gl::Driver::compute)
-      node_system_assemble = scfd::gl::compile_compute("node_system_assemble", p, sell, storage);
     node_system_apply = compile("node_system_apply", sell);
     sparse[0] = compile("sparse_apply", sell);
     sparse[1] = compile("sparse_residual", sell);
@@ -102,8 +107,8 @@ struct Operators::Programs {
   }
 };
 
-Operators::Operators(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver)
-    : programs_(std::make_unique<Programs>(p, storage, driver)) {}
+Operators::Operators(Precision p, scfd::gl::Storage storage, scfd::gl::BodyCompiler compile)
+    : programs_(std::make_unique<Programs>(p, storage, compile)) {}
 Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
@@ -277,9 +282,10 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d
   check_size(coef, node_system_entries(dm), P.precision, "node_system_assemble: coef");
   check_size(diag, m.n_owned_nodes, P.precision, "node_system_assemble: diag");
   SCFD_CHECK(coef.id() != diag.id(), "node_system_assemble: coef and diag are one buffer");
-  SCFD_CHECK(programs_->node_system_assemble.id() != 0,
-             "node_system_assemble: not under the fragment driver (a kernel with its own main)");
   Program& prog = programs_->node_system_assemble;
+  if (prog.id() == 0)
+    prog =
+        scfd::gl::compile_compute("node_system_assemble", P.precision, sell_defines(), P.storage);
   prog.set_real("b", b_scale);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
   prog.bind({&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2,

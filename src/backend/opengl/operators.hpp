@@ -9,10 +9,10 @@
 #include <memory>
 
 #include "backend/opengl/device_mesh.hpp"
+#include "gl/body.hpp"
 #include "gl/buffer.hpp"
 #include "gl/field_storage.hpp"
 #include "gl/program.hpp"
-#include "gl/raster.hpp"
 
 namespace scfd::backend::opengl {
 
@@ -21,9 +21,11 @@ using scfd::gl::FieldStorage;
 
 class Operators {
  public:
-  // Compiles every operator kernel for fields of precision p in `storage`, under `driver`
-  // (the fragment driver needs Storage::texture and has no node_system_assemble).
-  Operators(scfd::gl::Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver);
+  // Compiles every operator body for fields of precision p in `storage` with `compile`, the
+  // driver's (Driver::body_compiler; the fragment driver needs Storage::texture).
+  // node_system_assemble, a kernel with its own main, is compiled on its first use: the fragment
+  // driver has no such kernels and never assembles (FragmentDriver::make_node_system).
+  Operators(scfd::gl::Precision p, scfd::gl::Storage storage, scfd::gl::BodyCompiler compile);
   ~Operators();
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
