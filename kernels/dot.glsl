@@ -3,7 +3,7 @@
 // last adds the partials in their fixed order (reduce.glsl) into result[slot]: the value the host
 // reads back, or a slot of the scalars that stay on the device (Backend::dot into Scalars). Twin:
 // CpuBackend::dot. Products and sums are in `acc`: double whenever the device has fp64, also for
-// fp32 fields (backend/gl/gl_backend.cpp).
+// fp32 fields (backend/opengl/compute_driver.cpp).
 // scfd: kernel
 // scfd: in x y
 // scfd: buffer acc partial

@@ -2,7 +2,7 @@
 // Twin: backend/cpu/integrate.cpp.
 //   u_f = v_c1.(x_f - x_c1) - v_c2.(x_f - x_c2)  (interior),  u_f = v_c1.(x_f - x_c1)  (boundary)
 // for the owned faces f < n; the differences x_f - x_c are precomputed on the host
-// (backend/gl/device_mesh.hpp) and the dot products summed in the cpu's order.
+// (backend/opengl/device_mesh.hpp) and the dot products summed in the cpu's order.
 // scfd: body entry u_face
 // scfd: in v_cell
 // scfd: index int face_cells

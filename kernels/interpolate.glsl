@@ -1,7 +1,7 @@
 // interpolate.glsl: face flux -> cell vector (docs/architecture.md §2).
 // Twin: backend/cpu/interpolate.cpp.
 //   u_c = sum over the local faces k of c of U_f a_ck,   a_ck = s(c,f) (x_f - x_c) / V_c,
-// for the owned cells c < n; a_ck is precomputed on the host (backend/gl/device_mesh.hpp), so a
+// for the owned cells c < n; a_ck is precomputed on the host (backend/opengl/device_mesh.hpp), so a
 // cell reads DIM+1 face ids, (DIM+1) DIM reals of geometry and DIM+1 fluxes.
 // scfd: body entry3 u_cell
 // scfd: in u_face

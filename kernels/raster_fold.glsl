@@ -1,4 +1,4 @@
-// raster_fold.glsl: one pass of the fragment driver's reductions (gl/raster.hpp RasterReducer):
+// raster_fold.glsl: one pass of the fragment driver's reductions (gl/raster_reducer.hpp RasterReducer):
 // entry j of the output is the sum of entries j F .. j F + F - 1 of the input below len, added in
 // that order (F = FOLD); with FOLD_PRODUCT the entries are v_i w_i (the first pass of a dot
 // product), with FOLD_MAX the result is the largest |v_i| instead of the sum. Twin: the host loop

@@ -1,5 +1,5 @@
 // scfd: include-only
-// sell.glsl: row access for the sliced ELL layout SELL-C of backend/gl/device_mesh.hpp (variable
+// sell.glsl: row access for the sliced ELL layout SELL-C of backend/opengl/device_mesh.hpp (variable
 // rows: faces around a curl entity, edges around a node). Entry k of row i lies at
 // sell_first(i) + k * SELL_C; rows are padded to the longest row of their slice of SELL_C rows,
 // so the SELL_C invocations of one warp read each step k as one contiguous run.
@@ -10,7 +10,7 @@
 // | sell_first(i)   | function | position of entry 0 of row i                              |
 // The including kernel declares `// scfd: index uint sell_slice sell_len` (the position of entry 0
 // of each slice; 16-bit row lengths, two per uint) as its first storage buffers; the host
-// defines SELL_C (backend/gl/device_mesh.hpp kSellChunk).
+// defines SELL_C (backend/opengl/device_mesh.hpp kSellChunk).
 #ifndef SELL_C
 #define SELL_C 32u
 #endif

@@ -2,7 +2,7 @@
 // sparse_row.glsl: the product of row i of a sparse matrix in the SELL-C layout (sell.glsl) with
 // the field x, sum over the row's entries in CSR order of value * x[column]. The including kernel
 // declares `// scfd: in x`, then `// scfd: index uint sell_slice sell_len`,
-// `// scfd: index int column` and `// scfd: index real value` (backend/gl/device_mesh.hpp
+// `// scfd: index int column` and `// scfd: index real value` (backend/opengl/device_mesh.hpp
 // SellMatrix). Twin: backend/cpu/sparse.cpp.
 #include "sell.glsl"
 

@@ -8,7 +8,9 @@
 #include <array>
 
 #include "backend/cpu/cpu_backend.hpp"
-#include "backend/gl/gl_backend.hpp"
+#include "backend/opengl/compute_driver.hpp"
+#include "backend/opengl/fragment_driver.hpp"
+#include "backend/opengl/gl_backend.hpp"
 #include "core/error.hpp"
 #include "gl/context.hpp"
 
@@ -67,8 +69,8 @@ std::unique_ptr<Backend> gl_compute_make(const BackendOptions& o) {
     throw input_error("storage '{}' is not known (expected \"buffer\" or \"texture\")", o.storage);
   // No EGL device, a device without GL 4.3, or fp64 asked of a device without it: the
   // InputErrors of gl::Context and gl::require_fp64.
-  return std::make_unique<glc::GlBackend>(p, storage, o.device, o.debug, gl::Driver::compute,
-                                          o.device_origin);
+  return std::make_unique<opengl::GlBackend>(std::make_unique<opengl::ComputeDriver>(), p, storage,
+                                             o.device, o.debug, o.device_origin);
 }
 
 // gl-raster is never the automatic choice: it is the thesis's style and the portable path, not
@@ -81,8 +83,9 @@ bool gl_raster_detect(const BackendOptions&, std::string& reason) {
 // Fields are always textures: the fragment driver draws into them (solver.storage is a gl-compute
 // choice).
 std::unique_ptr<Backend> gl_raster_make(const BackendOptions& o) {
-  return std::make_unique<glc::GlBackend>(gl_precision(o), gl::Storage::texture, o.device, o.debug,
-                                          gl::Driver::raster, o.device_origin);
+  return std::make_unique<opengl::GlBackend>(std::make_unique<opengl::FragmentDriver>(),
+                                             gl_precision(o), gl::Storage::texture, o.device,
+                                             o.debug, o.device_origin);
 }
 
 constexpr std::array<BackendEntry, 3> kTable = {{

@@ -24,12 +24,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <span>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "gl/body.hpp"
 #include "gl/buffer.hpp"
 #include "gl/driver.hpp"
 #include "gl/field_storage.hpp"
@@ -37,14 +38,15 @@
 
 namespace scfd::gl {
 
-class RasterProgram {
+// A body under the fragment driver.
+class RasterProgram final : public Body {
  public:
   RasterProgram() = default;
   RasterProgram(RasterProgram&& o) noexcept;
   RasterProgram& operator=(RasterProgram&& o) noexcept;
   RasterProgram(const RasterProgram&) = delete;
   RasterProgram& operator=(const RasterProgram&) = delete;
-  ~RasterProgram();
+  ~RasterProgram() override;
 
   const std::string& name() const { return name_; }
   const KernelSpec& spec() const { return spec_; }
@@ -53,15 +55,15 @@ class RasterProgram {
   // As Program::bind: index buffers, fields read, and the body's output (texture fields only).
   void bind(std::initializer_list<const Buffer*> buffers,
             std::initializer_list<const FieldStorage*> fields,
-            std::initializer_list<const FieldStorage*> images);
+            std::initializer_list<const FieldStorage*> images) override;
   // Draws the body over output elements [0, n) of the bound output; the second form over
   // elements [begin, end) of the n only (begin on a texel boundary).
-  void run(std::size_t n);
-  void run(std::size_t n, std::size_t begin, std::size_t end);
+  void run(std::size_t n) override;
+  void run(std::size_t n, std::size_t begin, std::size_t end) override;
 
-  void set(const char* uniform, std::int32_t v);
-  void set(const char* uniform, std::uint32_t v);
-  void set_real(const char* uniform, double v);
+  void set(const char* uniform, std::int32_t v) override;
+  void set(const char* uniform, std::uint32_t v) override;
+  void set_real(const char* uniform, double v) override;
 
  private:
   friend RasterProgram compile_raster_source(std::string_view, std::string_view, Precision,
@@ -86,115 +88,18 @@ class RasterProgram {
   FieldStorage scratch_;       // below GL 4.5: the copy such a body draws into
 };
 
-// Reductions in the thesis's multi-pass style: each pass is a draw of kernels/raster_fold.glsl
-// whose entry j adds (or takes the largest magnitude of) entries j F .. j F + F - 1 of the previous
-// pass in order (F = kFold), into scratch fields of the same texture layout, until one value is
-// left; that value is read back (one texel, glReadPixels) or copied on the device into a buffer
-// (glReadPixels into a pixel-pack buffer), where bodies read it as `// scfd: index` scalars. A
-// fixed order, so the result is the same on every run; 16 M entries take six passes.
-class RasterReducer {
- public:
-  static constexpr std::size_t kFold = 16;
-  enum class Op { sum, dot, max_abs };  // sum x_i, sum x_i y_i, max |x_i|
-
-  // Fields of precision p; scratch fields grow as needed up to textures of max_texture_size.
-  RasterReducer(Precision p, int max_texture_size);
-  RasterReducer(RasterReducer&&) noexcept;
-  RasterReducer& operator=(RasterReducer&&) noexcept;
-  ~RasterReducer();
-
-  // The reduction over entries [0, n) of x (and y for dot), read back.
-  double reduce(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n);
-  // The same, stored on the device as one value of the fields' precision at byte `offset` of
-  // `out` (no read-back; later draws and dispatches see it).
-  void reduce_into(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n, Buffer& out,
-                   std::size_t offset);
-
- private:
-  // Runs the passes; the result is entry 0 of the returned field (null when n = 0).
-  const FieldStorage* run(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n);
-  // glReadPixels of texel 0 of f into host memory or, with a bound pixel-pack buffer, into it.
-  void read_value(const FieldStorage& f, void* at) const;
-  Precision precision_;
-  int max_size_;
-  RasterProgram sum_, dot_, max_;
-  FieldStorage a_, b_;  // ping-pong scratch: the first pass's output, then the next
-  unsigned read_framebuffer_ = 0;
-};
-
-// Values written into listed entries of a field by drawing GL_POINTS, one point per entry, into
-// the field's texture (the thesis's point sprites, for boundary values and halo receives): a
-// vertex holds its texel's position and the value; the points are grouped by the entry's place in
-// its texel, one draw per place with a colour mask on that place's channels, so the texel's other
-// entries keep their values. A point list is built once (per boundary patch, per neighbour) for
-// fields of one layout; each write uploads the values and draws.
-class PointWriter {
- public:
-  explicit PointWriter(Precision p);
-  PointWriter(PointWriter&&) noexcept;
-  PointWriter& operator=(PointWriter&&) noexcept;
-  PointWriter(const PointWriter&) = delete;
-  PointWriter& operator=(const PointWriter&) = delete;
-  ~PointWriter();
-
-  // The points of `entries` (any order, no repeats) in fields of `layout`.
-  struct Points {
-    TextureLayout layout;
-    std::vector<std::size_t> order;            // value k goes to vertex order[k]
-    std::size_t first[4] = {}, count[4] = {};  // the vertices of each place in a texel
-    Buffer positions;                          // per vertex: texel x, y (uint32)
-    Buffer values;                             // per vertex: the value's bits (uint32 x 2)
-  };
-  Points points(std::span<const std::size_t> entries, const TextureLayout& layout) const;
-  // f[entries[k]] = values[k] for the entries of `p`.
-  void write(Points& p, std::span<const double> values, FieldStorage& f);
-
- private:
-  Precision precision_;
-  unsigned program_ = 0, framebuffer_ = 0, vertex_array_ = 0;
-  int size_location_ = -1;
-};
-
 // Compiles the embedded body `kernel` ("axpy" or "axpy.glsl") under the fragment driver.
 // CompileError for a kernel that is not a body or does not compile.
 RasterProgram compile_raster(std::string_view kernel, Precision p, const Defines& defines = {});
 // Compiles `text` as if it were kernels/<name> (tests).
 RasterProgram compile_raster_source(std::string_view name, std::string_view text, Precision p,
                                     const Defines& defines = {});
+// compile_raster as a Body (a BodyCompiler, gl/body.hpp); fields are textures under the fragment
+// driver, so `storage` is not read.
+std::unique_ptr<Body> compile_raster_body(std::string_view kernel, Precision p,
+                                          const Defines& defines, Storage storage);
 
 // Every texel of a texture field set to zero (padding included), through a framebuffer clear.
 void clear_texture(FieldStorage& f);
-
-// Which driver runs kernel bodies: compute shaders (gl-compute) or fragment programs (gl-raster).
-enum class Driver { compute, raster };
-std::string_view to_string(Driver d);
-
-// A body compiled for one driver, with the calls both share (bind, run, uniforms).
-class BodyProgram {
- public:
-  explicit BodyProgram(Program p) : compute_(std::move(p)) {}
-  explicit BodyProgram(RasterProgram p) : raster_(std::move(p)), is_raster_(true) {}
-  void bind(std::initializer_list<const Buffer*> buffers,
-            std::initializer_list<const FieldStorage*> fields,
-            std::initializer_list<const FieldStorage*> images);
-  void run(std::size_t n);
-  void run(std::size_t n, std::size_t begin, std::size_t end);  // an entry or entry3 body
-  void set(const char* uniform, std::int32_t v);
-  void set(const char* uniform, std::uint32_t v);
-  void set_real(const char* uniform, double v);
-
- private:
-  Program compute_;
-  RasterProgram raster_;
-  bool is_raster_ = false;
-};
-
-// Compiles the embedded body `kernel` for `driver` (Storage::texture under the fragment driver).
-BodyProgram compile_body(std::string_view kernel, Driver driver, Precision p,
-                         const Defines& defines, Storage storage);
-
-// The body text with every `name[expr]` of an index array in `names` replaced by
-// `scfd_ix_name(expr)` (nested brackets kept; exposed for tests).
-std::string rewrite_index_reads(std::string_view text, const std::vector<std::string>& names);
 
 }  // namespace scfd::gl

@@ -1,7 +1,7 @@
 # The layering of docs/architecture.md, checked on every source file (ctest -L unit):
 #  1. src/<module> includes only headers of the modules its row below allows (itself included):
 #     the module map of the architecture, so a forbidden dependency fails the tests, not a review.
-#  2. physics and app never include backend/cpu or backend/gl: they reach every backend through
+#  2. physics and app never include backend/cpu or backend/opengl: they reach every backend through
 #     the Backend interface (backend/backend.hpp, backend/registry.hpp, backend/traffic.hpp).
 #  3. Only src/gl includes EGL/GL headers, only src/output VTK, only src/partition METIS, only
 #     src/config toml++.
@@ -43,7 +43,7 @@ foreach(module IN LISTS modules)
           string(REPLACE ";" ", " allowed "${allowed_${module}}")
           list(APPEND problems "${rel}: includes ${header}: ${module} may include only ${allowed}")
         endif()
-        if(module MATCHES "^(physics|app)$" AND header MATCHES "^backend/(cpu|gl)/")
+        if(module MATCHES "^(physics|app)$" AND header MATCHES "^backend/(cpu|opengl)/")
           list(APPEND problems "${rel}: includes ${header}: ${module} reaches the backends only through the Backend interface")
         endif()
       else()

@@ -30,7 +30,9 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
-#include "backend/gl/gl_backend.hpp"
+#include "backend/opengl/compute_driver.hpp"
+#include "backend/opengl/fragment_driver.hpp"
+#include "backend/opengl/gl_backend.hpp"
 #include "backend/operator_matrices.hpp"
 #include "backend/test_meshes.hpp"
 #include "core/error.hpp"
@@ -44,7 +46,7 @@ void PrintTo(Precision p, std::ostream* os) {
 }
 }  // namespace scfd::gl
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 namespace {
 
 using scfd::gl::Precision;
@@ -67,15 +69,23 @@ std::vector<real> random_values(std::size_t n, std::uint64_t seed, Precision p, 
   return v;
 }
 
+// The driver of a GlBackend under test.
+enum class DriverKind { compute, raster };
+
+std::unique_ptr<Driver> make_driver(DriverKind kind) {
+  if (kind == DriverKind::raster) return std::make_unique<FragmentDriver>();
+  return std::make_unique<ComputeDriver>();
+}
+
 // gl-compute on both field storages, and gl-raster (the fragment driver, on textures).
 class GlBackendTest
-    : public ::testing::TestWithParam<std::tuple<Precision, scfd::gl::Storage, scfd::gl::Driver>> {
+    : public ::testing::TestWithParam<std::tuple<Precision, scfd::gl::Storage, DriverKind>> {
  protected:
   void SetUp() override {
-    gpu = std::make_unique<GlBackend>(precision(), std::get<1>(GetParam()), -1, /*debug=*/true,
-                                      std::get<2>(GetParam()));
+    gpu = std::make_unique<GlBackend>(make_driver(std::get<2>(GetParam())), precision(),
+                                      std::get<1>(GetParam()), -1, /*debug=*/true);
   }
-  bool raster() const { return std::get<2>(GetParam()) == scfd::gl::Driver::raster; }
+  bool raster() const { return std::get<2>(GetParam()) == DriverKind::raster; }
 
   Precision precision() const { return std::get<0>(GetParam()); }
 
@@ -671,19 +681,18 @@ TEST_P(GlBackendTest, PcgOnNodeSystemReproducesCpu) {
     }
 }
 
-using scfd::gl::Driver;
 using scfd::gl::Storage;
 INSTANTIATE_TEST_SUITE_P(
     gl, GlBackendTest,
-    ::testing::Values(std::tuple(Precision::fp64, Storage::buffer, Driver::compute),
-                      std::tuple(Precision::fp64, Storage::texture, Driver::compute),
-                      std::tuple(Precision::fp64, Storage::texture, Driver::raster),
-                      std::tuple(Precision::fp32, Storage::buffer, Driver::compute),
-                      std::tuple(Precision::fp32, Storage::texture, Driver::compute),
-                      std::tuple(Precision::fp32, Storage::texture, Driver::raster)),
+    ::testing::Values(std::tuple(Precision::fp64, Storage::buffer, DriverKind::compute),
+                      std::tuple(Precision::fp64, Storage::texture, DriverKind::compute),
+                      std::tuple(Precision::fp64, Storage::texture, DriverKind::raster),
+                      std::tuple(Precision::fp32, Storage::buffer, DriverKind::compute),
+                      std::tuple(Precision::fp32, Storage::texture, DriverKind::compute),
+                      std::tuple(Precision::fp32, Storage::texture, DriverKind::raster)),
     [](const auto& p) {
       return std::string(scfd::gl::to_string(std::get<0>(p.param))) + "_" +
-             (std::get<2>(p.param) == Driver::raster
+             (std::get<2>(p.param) == DriverKind::raster
                   ? std::string("raster")
                   : std::string(scfd::gl::to_string(std::get<1>(p.param))));
     });
@@ -714,4 +723,4 @@ TEST(MakeBackend, ErrorsAreOneLine) {
 }
 
 }  // namespace
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -1,10 +1,9 @@
-// gl-compute operator kernels (kernels/<op>.glsl through backend/gl/operators.hpp) against their
-// cpu twins (backend/cpu/), docs/architecture.md §10: every operator (convection with upwind 0, 1
-// and 0.5), fp64 and fp32, on the 2D and 3D test meshes (structured, jittered, distorted, sheared,
-// committed Gmsh meshes) with random inputs agrees to 1e-12 (fp64) / 1e-5 (fp32) relative to the
-// largest |output|. On rank meshes cut by
-// partition::extract_local (owned entities first, ghosts last) only the owned outputs are
-// written: the ghost entries keep a sentinel.
+// gl-compute operator kernels (kernels/<op>.glsl through backend/opengl/operators.hpp) against
+// their cpu twins (backend/cpu/), docs/architecture.md §10: every operator (convection with upwind
+// 0, 1 and 0.5), fp64 and fp32, on the 2D and 3D test meshes (structured, jittered, distorted,
+// sheared, committed Gmsh meshes) with random inputs agrees to 1e-12 (fp64) / 1e-5 (fp32) relative
+// to the largest |output|. On rank meshes cut by partition::extract_local (owned entities first,
+// ghosts last) only the owned outputs are written: the ghost entries keep a sentinel.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,19 +15,21 @@
 
 #include "backend/cpu/node_system.hpp"
 #include "backend/cpu/operators.hpp"
-#include "backend/gl/device_mesh.hpp"
-#include "backend/gl/operators.hpp"
+#include "backend/opengl/device_mesh.hpp"
+#include "backend/opengl/operators.hpp"
 #include "backend/test_meshes.hpp"
 #include "backend/traffic.hpp"
+#include "gl/body.hpp"
 #include "gl/gl_fixture.hpp"
+#include "gl/raster.hpp"
 #include "partition/extract.hpp"
 
 namespace scfd::test {
 namespace {
 
 namespace cpu = backend::cpu;
-using backend::glc::DeviceMesh;
-using backend::glc::Operators;
+using backend::opengl::DeviceMesh;
+using backend::opengl::Operators;
 using gl::Buffer;
 using gl::FieldStorage;
 using gl::Precision;
@@ -37,11 +38,12 @@ using gl::Storage;
 // The compute driver on both storages and the fragment driver (gl-raster) on textures.
 struct Variant {
   Storage storage;
-  gl::Driver driver;
+  const char* driver;             // in the tests' names
+  gl::BodyCompiler compile_body;  // the driver's (Driver::body_compiler)
 };
-constexpr Variant kVariants[] = {{Storage::buffer, gl::Driver::compute},
-                                 {Storage::texture, gl::Driver::compute},
-                                 {Storage::texture, gl::Driver::raster}};
+constexpr Variant kVariants[] = {{Storage::buffer, "compute", gl::compile_compute_body},
+                                 {Storage::texture, "compute", gl::compile_compute_body},
+                                 {Storage::texture, "fragment", gl::compile_raster_body}};
 
 // Written into every output before an operator runs; ghost outputs must still hold it after.
 constexpr real kSentinel = 4096.5;
@@ -101,8 +103,7 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Variant vari
   const real tol = p == Precision::fp64 ? 1e-12 : 1e-5;
   const auto label = [&](const char* op) {
     return std::string(op) + " " + std::string(gl::to_string(p)) + " " +
-           std::string(gl::to_string(st)) + " " + std::string(gl::to_string(variant.driver)) +
-           " on " + name;
+           std::string(gl::to_string(st)) + " " + std::string(variant.driver) + " on " + name;
   };
   const DeviceMesh dm(m, p);
   ASSERT_TRUE(dm.matches(m));
@@ -182,7 +183,8 @@ void check_all(const Mesh& m, const std::string& name, Precision p, Variant vari
       [&](auto& out) { cpu::node_system_diagonal(m, d, b, w, fixed, out); },
       [&](FieldStorage& out) { ops.node_system_diagonal(dm, d_d, b, w_d, fixed_d, out); });
 
-  if (variant.driver == gl::Driver::raster) return;  // no assembly kernel there (gl_backend.cpp)
+  // No assembly kernel under the fragment driver (FragmentDriver::make_node_system).
+  if (variant.compile_body == gl::compile_raster_body) return;
   // The assembled node system: the diagonal of node_system_assemble against its cpu twin, then
   // node_system_apply on the device's coefficients against its twin on the cpu's, and against
   // node_system itself (the same operator, summed in another order).
@@ -252,7 +254,7 @@ class GlOperators : public ::testing::TestWithParam<Precision> {
 
 TEST_P(GlOperators, MatchCpuTwinsOnSerialMeshes) {
   for (const Variant v : kVariants) {
-    Operators ops(GetParam(), v.storage, v.driver);
+    Operators ops(GetParam(), v.storage, v.compile_body);
     for (const std::string& name : mesh_names()) {
       const Mesh* m = find_mesh(name);
       if (m == nullptr) continue;  // a Gmsh file that is not committed
@@ -263,7 +265,7 @@ TEST_P(GlOperators, MatchCpuTwinsOnSerialMeshes) {
 
 TEST_P(GlOperators, WriteOwnedOutputsOnlyOnRankMeshes) {
   for (const Variant v : kVariants) {
-    Operators ops(GetParam(), v.storage, v.driver);
+    Operators ops(GetParam(), v.storage, v.compile_body);
     for (const char* name :
          {"square_irregular", "cube_distorted", "gmsh_channel2d_cylinder", "gmsh_part"}) {
       const Mesh* g = find_mesh(name);
@@ -294,7 +296,7 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
   EXPECT_DEATH(
       {
         gl_context();
-        Operators ops(Precision::fp64, Storage::buffer, gl::Driver::compute);
+        Operators ops(Precision::fp64, Storage::buffer, gl::compile_compute_body);
         const DeviceMesh dm(m, Precision::fp64);
         const FieldStorage u =
             to_device(std::vector<real>(m.n_faces, 1.0), Precision::fp64, Storage::buffer);

@@ -17,7 +17,10 @@
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
 #include "gl/field_storage.hpp"
+#include "gl/fragment_source.hpp"
+#include "gl/point_writer.hpp"
 #include "gl/raster.hpp"
+#include "gl/raster_reducer.hpp"
 
 namespace scfd::gl {
 namespace {

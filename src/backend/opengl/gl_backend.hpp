@@ -1,66 +1,46 @@
-// The gl-compute backend (docs/architecture.md §3): Fields are 2D textures on one EGL device
-// (gl/field_storage.hpp), every operation is a compute kernel of kernels/ (vector updates fused
-// where PCG needs it, reductions by workgroup partial sums combined in a fixed order, operators
-// through Operators). Only the CG scalars and halo values cross to the host. fp64 or fp32 per run:
-// host values are `real` (double) and are rounded on upload in fp32.
+// The GL backend (docs/architecture.md §3): Fields are 2D textures or storage buffers on one EGL
+// device (gl/field_storage.hpp), every operation is a kernel of kernels/ (vector updates fused
+// where PCG needs it, reductions combined in a fixed order, operators through Operators). Only
+// the CG scalars and halo values cross to the host. fp64 or fp32 per run: host values are `real`
+// (double) and are rounded on upload in fp32. Its Driver (driver.hpp) makes it gl-compute
+// (ComputeDriver: compute shaders) or gl-raster (FragmentDriver: fragment programs); what differs
+// between the two goes through the driver.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "backend/gl/device_mesh.hpp"
-#include "backend/gl/operators.hpp"
-#include "gl/buffer.hpp"
+#include "backend/opengl/device_mesh.hpp"
+#include "backend/opengl/driver.hpp"
+#include "backend/opengl/fields.hpp"
+#include "backend/opengl/operators.hpp"
+#include "gl/body.hpp"
 #include "gl/context.hpp"
 #include "gl/program.hpp"
-#include "gl/raster.hpp"
 
-namespace scfd::backend::glc {
-
-class GlField final : public Field {
- public:
-  // `held` (the backend's device_bytes count) grows by the texture's bytes while the field lives.
-  GlField(index n, scfd::gl::Precision p, scfd::gl::Storage s, int max_texture_size,
-          std::shared_ptr<std::size_t> held);
-  ~GlField() override;
-  GlField(const GlField&) = delete;
-  GlField& operator=(const GlField&) = delete;
-  index size() const override { return n_; }
-  FieldStorage& storage() { return storage_; }
-  const FieldStorage& storage() const { return storage_; }
-
- private:
-  index n_;
-  FieldStorage storage_;
-  std::shared_ptr<std::size_t> held_;
-};
-
-// The texture behind a Field made by a GlBackend (SCFD_CHECK that it is one).
-FieldStorage& storage(Field& f);
-const FieldStorage& storage(const Field& f);
+namespace scfd::backend::opengl {
 
 class GlBackend final : public Backend {
  public:
-  // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp) and makes it
-  // current; nothing switches contexts afterwards, so a thread uses one GlBackend at a time. fp64
-  // on a device without double precision is an InputError that says fp32 is available.
-  // Driver::raster is the gl-raster backend (docs/gpu.md §9): bodies as fragment programs over
-  // texture fields, reductions by fold passes, halo receives as GL_POINTS.
-  // `device_origin` names where `device` was given ("--device", "solver.device") in the message
-  // for a device that does not exist.
-  GlBackend(scfd::gl::Precision p, scfd::gl::Storage storage, int device, bool debug,
-            scfd::gl::Driver driver = scfd::gl::Driver::compute,
-            std::string_view device_origin = "--device");
+  // Creates a context on EGL device `device` (-1: automatic, see gl/context.hpp) of the GL
+  // version `driver` asks for and makes it current; nothing switches contexts afterwards, so a
+  // thread uses one GlBackend at a time. fp64 on a device without double precision is an
+  // InputError that says fp32 is available. A FragmentDriver is the gl-raster backend
+  // (docs/gpu.md §9): bodies as fragment programs over texture fields, reductions by fold
+  // passes, halo receives as GL_POINTS. `device_origin` names where `device` was given
+  // ("--device", "solver.device") in the message for a device that does not exist.
+  GlBackend(std::unique_ptr<Driver> driver, scfd::gl::Precision p, scfd::gl::Storage storage,
+            int device, bool debug, std::string_view device_origin = "--device");
   ~GlBackend() override;
 
   const scfd::gl::DeviceInfo& device() const;
   scfd::gl::Precision gl_precision() const { return precision_; }
   scfd::gl::Storage storage_kind() const { return storage_; }
 
-  std::string name() const override {
-    return driver_ == scfd::gl::Driver::raster ? "gl-raster" : "gl-compute";
-  }
+  std::string name() const override;
   std::string precision() const override;
   DeviceInfo device_info() const override;
   void finish() const override;
@@ -75,7 +55,7 @@ class GlBackend final : public Backend {
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
-  // gl-raster: a clear and GL_POINTS; gl-compute: one upload of the whole field.
+  // gl-raster: a clear and GL_POINTS; gl-compute: one upload of the whole field (the driver's).
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       Field& x) const override;
   void fill(Field& y, real value) const override;
@@ -125,8 +105,9 @@ class GlBackend final : public Backend {
                   const Field& u_boundary, real upwind, Field& n_cell, Rows rows) const override;
   void node_system(const topology::Mesh& m, const Field& d, real b, const Field& w,
                    const Field& fixed, const Field& x, Field& y) const override;
-  // Coefficients in the SELL layout of the device mesh (node_system_assemble.glsl), applied by
-  // node_system_apply.glsl.
+  // The driver's (node_system.hpp): assembled in the SELL layout of the device mesh under the
+  // compute driver (node_system_assemble.glsl, applied by node_system_apply.glsl), matrix-free
+  // under the fragment driver.
   std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d, real b,
                                                const Field& w, const Field& fixed) const override;
   void node_system_diagonal(const topology::Mesh& m, const Field& d, real b, const Field& w,
@@ -134,20 +115,27 @@ class GlBackend final : public Backend {
   void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                       Field& y) const override;
 
- private:
-  friend class GlNodeSystem;  // applies itself through device_mesh() and the Operators
-  friend class GlMatrix;      // counts its bytes in the State
-  struct State;  // context, compiled vector/reduction programs, device meshes, scratch buffers
+  // What its driver, node systems and matrices build on (not Backend calls).
+  // The body `kernel` compiled by the driver with the accumulator types as defines, on first use.
+  scfd::gl::Body& body(const std::string& kernel) const;
+  // The accumulator types of reductions and Scalars (Driver::accumulates_fp64) as defines
+  // (`acc`, `acc2`) and as a precision.
+  scfd::gl::Defines acc_defines() const;
+  scfd::gl::Precision acc_precision() const;
+  Operators& ops() const;
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   // row_range with this backend's alignment.
   RowRange range(Rows rows, index n_inner, index n_owned) const;
+  // Bytes of the live assembled node systems and matrices (device_bytes counts them).
+  std::size_t& system_bytes() const;
+
+ private:
+  // context, driver, compiled bodies, operators, device meshes, index lists, byte counts
+  struct State;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
-  void raster_pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
-                         Field& x, Field& r, Field& z, index n) const;
   scfd::gl::Precision precision_;
   scfd::gl::Storage storage_;
-  scfd::gl::Driver driver_;
   std::unique_ptr<State> state_;
 };
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

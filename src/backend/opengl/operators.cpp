@@ -1,23 +1,28 @@
 // The gl-compute operators (see operators.hpp): each call checks its fields, binds them and the
 // DeviceMesh lists in the order of the kernel's `// scfd:` lines (gl/driver.hpp) and runs the
 // body over the owned output entities (gl/driver.hpp: one invocation per output entity).
-#include "backend/gl/operators.hpp"
+#include "backend/opengl/operators.hpp"
 
 #include <cstdint>
 #include <initializer_list>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
-using scfd::gl::BodyProgram;
+using scfd::gl::Body;
 using scfd::gl::Precision;
 using scfd::gl::Program;
 using topology::Mesh;
 
 namespace {
+
+// The SELL slice height of the device mesh's lists (a uint define).
+scfd::gl::Defines sell_defines() {
+  return {{"SELL_C", std::to_string(kSellChunk) + "u"}};
+}
 
 std::size_t real_size(Precision p) {
   return p == Precision::fp64 ? sizeof(double) : sizeof(float);
@@ -43,7 +48,7 @@ void check_distinct(const FieldStorage& out, std::initializer_list<const FieldSt
 // first, sell.glsl) and the fields in the order of the kernel's `// scfd:` lines and runs the body
 // over n output entities into `out`.
 // Runs a body over outputs `rows` of n (Backend::Rows: a part of a halo overlap, or all).
-void launch(BodyProgram& prog, std::initializer_list<const Buffer*> buffers,
+void launch(Body& prog, std::initializer_list<const Buffer*> buffers,
             std::initializer_list<const FieldStorage*> fields, FieldStorage& out, index n,
             RowRange rows = {}) {
   prog.bind(buffers, fields, {&out});
@@ -57,27 +62,27 @@ void launch(BodyProgram& prog, std::initializer_list<const Buffer*> buffers,
 // for 2D and 3D ([0] and [1]) so their loops unroll.
 struct Operators::Programs {
   Precision precision;
-  // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main)
-  // exists under the compute driver only.
-  std::optional<BodyProgram> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
+  scfd::gl::Storage storage;
+  // Bodies, compiled for the driver; the node system's assembly (a kernel with its own main,
+  // compute driver only) on its first use.
+  std::unique_ptr<Body> gradient, rotation, node_laplacian, node_system, node_system_diagonal,
       node_system_apply;
-  std::optional<BodyProgram> sparse[4];  // Operators::Sparse
-  std::optional<BodyProgram> divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2],
+  std::unique_ptr<Body> sparse[4];  // Operators::Sparse
+  std::unique_ptr<Body> divergence[2], flux_sum_abs[2], curl[2], interpolate[2], integrate[2],
       convection[2];
   Program node_system_assemble;
 
-  Programs(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver) : precision(p) {
+  Programs(Precision p, scfd::gl::Storage s, scfd::gl::BodyCompiler compile_body)
+      : precision(p), storage(s) {
     const auto compile = [&](const char* kernel, const scfd::gl::Defines& defines) {
-      return scfd::gl::compile_body(kernel, driver, p, defines, storage);
+      return compile_body(kernel, p, defines, s);
     };
-    const scfd::gl::Defines sell = {{"SELL_C", std::to_string(kSellChunk) + "u"}};  // uint
+    const scfd::gl::Defines sell = sell_defines();
     gradient = compile("gradient", {});
     rotation = compile("rotation", sell);
     node_laplacian = compile("node_laplacian", sell);
     node_system = compile("node_system", sell);
     node_system_diagonal = compile("node_system_diagonal", sell);
-    if (driver == scfd::gl::Driver::compute)
-      node_system_assemble = scfd::gl::compile_compute("node_system_assemble", p, sell, storage);
     node_system_apply = compile("node_system_apply", sell);
     sparse[0] = compile("sparse_apply", sell);
     sparse[1] = compile("sparse_residual", sell);
@@ -102,8 +107,8 @@ struct Operators::Programs {
   }
 };
 
-Operators::Operators(Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver)
-    : programs_(std::make_unique<Programs>(p, storage, driver)) {}
+Operators::Operators(Precision p, scfd::gl::Storage storage, scfd::gl::BodyCompiler compile)
+    : programs_(std::make_unique<Programs>(p, storage, compile)) {}
 Operators::~Operators() = default;
 Operators::Operators(Operators&&) noexcept = default;
 Operators& Operators::operator=(Operators&&) noexcept = default;
@@ -117,7 +122,7 @@ void Operators::gradient(const DeviceMesh& dm, const FieldStorage& q_cell,
   check_size(q_boundary, m.n_boundary_faces(), P.precision, "gradient: q_boundary");
   check_size(g_face, m.n_faces, P.precision, "gradient: g_face");
   check_distinct(g_face, {&q_cell, &q_boundary}, "gradient");
-  BodyProgram& prog = *programs_->gradient;
+  Body& prog = *programs_->gradient;
   prog.set("n_interior", static_cast<std::uint32_t>(m.n_interior_faces));
   launch(prog, {&b.face_cells}, {&q_cell, &q_boundary}, g_face, m.n_owned_faces, rows);
 }
@@ -130,7 +135,7 @@ void Operators::divergence(const DeviceMesh& dm, const FieldStorage& u_face, Fie
   check_size(u_face, m.n_faces, P.precision, "divergence: u_face");
   check_size(d_cell, m.n_cells, P.precision, "divergence: d_cell");
   check_distinct(d_cell, {&u_face}, "divergence");
-  BodyProgram& prog = *programs_->divergence[m.dim - 2];
+  Body& prog = *programs_->divergence[m.dim - 2];
   launch(prog, {&b.cell_faces}, {&u_face}, d_cell, m.n_owned_cells, rows);
 }
 
@@ -153,7 +158,7 @@ void Operators::curl(const DeviceMesh& dm, const FieldStorage& s, FieldStorage& 
   check_size(s, m.n_curl(), P.precision, "curl: s");
   check_size(u_face, m.n_faces, P.precision, "curl: u_face");
   check_distinct(u_face, {&s}, "curl");
-  BodyProgram& prog = *programs_->curl[m.dim - 2];
+  Body& prog = *programs_->curl[m.dim - 2];
   launch(prog, {&b.face_curl}, {&s}, u_face, m.n_owned_faces, rows);
 }
 
@@ -165,7 +170,7 @@ void Operators::rotation(const DeviceMesh& dm, const FieldStorage& u_face, Field
   check_size(u_face, m.n_faces, P.precision, "rotation: u_face");
   check_size(r, m.n_curl(), P.precision, "rotation: r");
   check_distinct(r, {&u_face}, "rotation");
-  BodyProgram& prog = *programs_->rotation;
+  Body& prog = *programs_->rotation;
   launch(prog, {&b.curl_faces.slice, &b.curl_faces.length, &b.curl_faces.item}, {&u_face}, r,
          m.n_owned_curl(), rows);
 }
@@ -178,7 +183,7 @@ void Operators::interpolate(const DeviceMesh& dm, const FieldStorage& u_face, Fi
   check_size(u_face, m.n_faces, P.precision, "interpolate: u_face");
   check_size(u_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "interpolate: u_cell");
   check_distinct(u_cell, {&u_face}, "interpolate");
-  BodyProgram& prog = *programs_->interpolate[m.dim - 2];
+  Body& prog = *programs_->interpolate[m.dim - 2];
   launch(prog, {&b.cell_faces, &b.cell_interp}, {&u_face}, u_cell, m.n_owned_cells, rows);
 }
 
@@ -190,7 +195,7 @@ void Operators::integrate(const DeviceMesh& dm, const FieldStorage& v_cell, Fiel
   check_size(v_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "integrate: v_cell");
   check_size(u_face, m.n_faces, P.precision, "integrate: u_face");
   check_distinct(u_face, {&v_cell}, "integrate");
-  BodyProgram& prog = *programs_->integrate[m.dim - 2];
+  Body& prog = *programs_->integrate[m.dim - 2];
   launch(prog, {&b.face_cells, &b.face_integ}, {&v_cell}, u_face, m.n_owned_faces, rows);
 }
 
@@ -206,7 +211,7 @@ void Operators::convection(const DeviceMesh& dm, const FieldStorage& u_face,
              "convection: u_boundary");
   check_size(n_cell, 3 * static_cast<std::size_t>(m.n_cells), P.precision, "convection: n_cell");
   check_distinct(n_cell, {&u_face, &u_cell, &u_boundary}, "convection");
-  BodyProgram& prog = *programs_->convection[m.dim - 2];
+  Body& prog = *programs_->convection[m.dim - 2];
   prog.set_real("upwind", upwind);
   launch(prog, {&b.cell_faces, &b.cell_neighbours, &b.cell_inv_volume},
          {&u_face, &u_cell, &u_boundary}, n_cell, m.n_owned_cells, rows);
@@ -221,7 +226,7 @@ void Operators::node_laplacian(const DeviceMesh& dm, const FieldStorage& w, cons
   check_size(x, m.n_nodes, P.precision, "node_laplacian: x");
   check_size(y, m.n_nodes, P.precision, "node_laplacian: y");
   check_distinct(y, {&w, &x}, "node_laplacian");
-  BodyProgram& prog = *programs_->node_laplacian;
+  Body& prog = *programs_->node_laplacian;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&w, &x}, y, m.n_owned_nodes);
 }
@@ -238,7 +243,7 @@ void Operators::node_system(const DeviceMesh& dm, const FieldStorage& d, double 
   check_size(x, m.n_nodes, P.precision, "node_system: x");
   check_size(y, m.n_nodes, P.precision, "node_system: y");
   check_distinct(y, {&d, &w, &fixed, &x}, "node_system");
-  BodyProgram& prog = *programs_->node_system;
+  Body& prog = *programs_->node_system;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2},
          {&d, &w, &fixed, &x}, y, m.n_owned_nodes, rows);
@@ -255,7 +260,7 @@ void Operators::node_system_diagonal(const DeviceMesh& dm, const FieldStorage& d
   check_size(fixed, m.n_nodes, P.precision, "node_system_diagonal: fixed");
   check_size(diag, m.n_nodes, P.precision, "node_system_diagonal: diag");
   check_distinct(diag, {&d, &w, &fixed}, "node_system_diagonal");
-  BodyProgram& prog = *programs_->node_system_diagonal;
+  Body& prog = *programs_->node_system_diagonal;
   prog.set_real("b", b_scale);
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item}, {&d, &w, &fixed},
          diag, m.n_owned_nodes);
@@ -277,9 +282,10 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d
   check_size(coef, node_system_entries(dm), P.precision, "node_system_assemble: coef");
   check_size(diag, m.n_owned_nodes, P.precision, "node_system_assemble: diag");
   SCFD_CHECK(coef.id() != diag.id(), "node_system_assemble: coef and diag are one buffer");
-  SCFD_CHECK(programs_->node_system_assemble.id() != 0,
-             "node_system_assemble: not under the fragment driver (a kernel with its own main)");
   Program& prog = programs_->node_system_assemble;
+  if (prog.id() == 0)
+    prog =
+        scfd::gl::compile_compute("node_system_assemble", P.precision, sell_defines(), P.storage);
   prog.set_real("b", b_scale);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
   prog.bind({&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2,
@@ -298,7 +304,7 @@ void Operators::node_system_apply(const DeviceMesh& dm, const Buffer& coef, cons
   check_size(x, m.n_nodes, P.precision, "node_system_apply: x");
   check_size(y, m.n_nodes, P.precision, "node_system_apply: y");
   check_distinct(y, {&x}, "node_system_apply");
-  BodyProgram& prog = *programs_->node_system_apply;
+  Body& prog = *programs_->node_system_apply;
   launch(prog, {&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item2, &coef, &diag}, {&x},
          y, m.n_owned_nodes, rows);
 }
@@ -327,7 +333,7 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
   };
   SCFD_CHECK(&x != &y, "sparse: output aliases x");
   if (a.rows == 0) return;
-  BodyProgram& prog = *programs_->sparse[static_cast<int>(kind)];
+  Body& prog = *programs_->sparse[static_cast<int>(kind)];
   const std::initializer_list<const Buffer*> buffers = {&a.layout.slice, &a.layout.length,
                                                         &a.layout.item, &a.value};
   switch (kind) {
@@ -349,4 +355,4 @@ void Operators::sparse(Sparse kind, const SellMatrix& a, const FieldStorage& x,
            static_cast<std::size_t>(rows.stop(a.rows)));
 }
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -8,22 +8,24 @@
 
 #include <memory>
 
-#include "backend/gl/device_mesh.hpp"
+#include "backend/opengl/device_mesh.hpp"
+#include "gl/body.hpp"
 #include "gl/buffer.hpp"
 #include "gl/field_storage.hpp"
 #include "gl/program.hpp"
-#include "gl/raster.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 using scfd::gl::Buffer;
 using scfd::gl::FieldStorage;
 
 class Operators {
  public:
-  // Compiles every operator kernel for fields of precision p in `storage`, under `driver`
-  // (the fragment driver needs Storage::texture and has no node_system_assemble).
-  Operators(scfd::gl::Precision p, scfd::gl::Storage storage, scfd::gl::Driver driver);
+  // Compiles every operator body for fields of precision p in `storage` with `compile`, the
+  // driver's (Driver::body_compiler; the fragment driver needs Storage::texture).
+  // node_system_assemble, a kernel with its own main, is compiled on its first use: the fragment
+  // driver has no such kernels and never assembles (FragmentDriver::make_node_system).
+  Operators(scfd::gl::Precision p, scfd::gl::Storage storage, scfd::gl::BodyCompiler compile);
   ~Operators();
   Operators(Operators&&) noexcept;
   Operators& operator=(Operators&&) noexcept;
@@ -75,4 +77,4 @@ class Operators {
   std::unique_ptr<Programs> programs_;
 };
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

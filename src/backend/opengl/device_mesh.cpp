@@ -1,7 +1,7 @@
 // Builds the device copy of a mesh (layouts: device_mesh.hpp). Everything is computed on the host
 // in double and rounded once to the backend's precision, so the fp32 geometry is as accurate as
 // fp32 can hold (better than forming the differences in fp32 on the device).
-#include "backend/gl/device_mesh.hpp"
+#include "backend/opengl/device_mesh.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 namespace {
 
 using scfd::gl::Buffer;
@@ -235,4 +235,4 @@ std::size_t DeviceMesh::bytes() const {
          sell_bytes(b.curl_faces) + sell_bytes(b.node_edges);
 }
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -25,7 +25,7 @@
 #include "gl/program.hpp"
 #include "topology/mesh.hpp"
 
-namespace scfd::backend::glc {
+namespace scfd::backend::opengl {
 
 // Rows per SELL slice: the warp width of NVIDIA GPUs (a wider wavefront still reads whole runs).
 inline constexpr index kSellChunk = 32;
@@ -98,4 +98,4 @@ struct DeviceMesh::Buffers {
   SellRows node_edges;
 };
 
-}  // namespace scfd::backend::glc
+}  // namespace scfd::backend::opengl

@@ -1,0 +1,170 @@
+// The compute driver (see compute_driver.hpp). Each operation is one compute kernel of kernels/
+// named after it (fill, dot, max_abs, pcg_update, download_indices, upload_range), the twin of
+// the CpuBackend method of the same name.
+//
+// Reductions (dot, pcg_update, max_abs) are one dispatch each: every workgroup combines a fixed
+// block of kReduceLocal * kReduceItems consecutive entries by a shared-memory tree into one
+// partial, and the workgroup that finishes last (an atomic ticket on `counter`, kernels/
+// reduce.glsl) combines the partials in a fixed order and writes the total (8 or 16 bytes) where
+// the host reads it back, or into a slot of Scalars, which stay on the device. No sum depends on
+// timing or on float atomics, so a reduction over the same data gives the same bits every run
+// (docs/architecture.md §8.3); a maximum (max_abs) is moreover exact, so it equals the cpu's.
+//
+// Accumulator precision: sums and products are accumulated in double whenever the device has
+// fp64 — also for fp32 fields. The product of two floats is exact in double, so an fp32 dot
+// product then carries only the rounding of the fp32 vectors themselves, not a summation error
+// that grows with n; this keeps PCG's scalars (alpha, beta, the residual that decides
+// convergence) as good as the fp32 vectors allow. The cost is nil: the reductions are
+// bandwidth-bound (2 flops per 8-28 bytes read). A device without fp64 accumulates in float.
+//
+// Programs are compiled on first use, so a process that only moves vectors compiles few kernels.
+#include "backend/opengl/compute_driver.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "backend/opengl/gl_backend.hpp"
+#include "backend/opengl/node_system.hpp"
+#include "backend/opengl/scalars.hpp"
+#include "core/error.hpp"
+
+namespace scfd::backend::opengl {
+
+namespace gl = scfd::gl;
+using gl::Precision;
+
+namespace {
+
+// Reduction geometry: 256 invocations x 4 entries per first-pass workgroup. At 1M entries the
+// first pass has 1024 workgroups (enough to fill a large GPU) and the second pass adds 1024
+// partials in one workgroup.
+constexpr unsigned kReduceLocal = 256;
+constexpr unsigned kReduceItems = 4;
+constexpr std::size_t kBlock = std::size_t{kReduceLocal} * kReduceItems;
+
+void reserve(Buffer& b, std::size_t bytes) {
+  if (b.size() < bytes) b = Buffer(bytes);
+}
+
+}  // namespace
+
+void ComputeDriver::start(const GlBackend& be) {
+  be_ = &be;
+  partials_ = Buffer(2 * sizeof(double));
+  counter_ = Buffer::from<std::uint32_t>(std::vector<std::uint32_t>{0});
+  result_ = Buffer(sizeof(double));
+}
+
+gl::Program& ComputeDriver::program(const std::string& key) {
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  gl::Defines defines = be_->acc_defines();
+  if (key == "dot" || key == "pcg_update" || key == "max_abs") {
+    defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
+    defines.emplace_back("ITEMS", std::to_string(kReduceItems));
+  }
+  return programs_
+      .emplace(key, gl::compile_compute(key, be_->gl_precision(), defines, be_->storage_kind()))
+      .first->second;
+}
+
+void ComputeDriver::reduce(gl::Program& prog, index n, int components) {
+  const std::size_t per_texel = be_->gl_precision() == Precision::fp64 ? 2 : 4;
+  const std::size_t texels = (static_cast<std::size_t>(n) + per_texel - 1) / per_texel;
+  const std::size_t groups = std::max<std::size_t>((texels + kBlock - 1) / kBlock, 1);
+  reserve(partials_,
+          groups * static_cast<std::size_t>(components) * real_bytes(be_->acc_precision()));
+  partials_.bind(0);  // re-bound: reserve may have replaced the buffer
+  prog.set("n", u32(n));
+  prog.dispatch(groups * kReduceLocal);
+}
+
+real ComputeDriver::read_result() const {
+  real v = 0;
+  read_reals(result_, std::span<real>(&v, 1), be_->acc_precision());
+  return v;
+}
+
+void ComputeDriver::gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) {
+  reserve(send_, out.size() * real_bytes(be_->gl_precision()));
+  gl::Program& prog = program("download_indices");
+  prog.bind({&indices, &send_}, {&x}, {});
+  prog.set("n", static_cast<std::uint32_t>(out.size()));
+  prog.dispatch(out.size());
+  read_reals(send_, out, be_->gl_precision());
+}
+
+void ComputeDriver::upload_range(std::span<const real> values, FieldStorage& x,
+                                 std::size_t offset) {
+  // Through a staging buffer and a kernel for both storages: a transfer straight into a field's
+  // buffer would have to wait for the kernels before it (see FieldStorage::upload).
+  reserve(receive_, values.size() * real_bytes(be_->gl_precision()));
+  write_reals(receive_, values, 0, be_->gl_precision());
+  const std::size_t per_texel = x.layout().per_texel;
+  const std::size_t texels = (offset + values.size() - 1) / per_texel - offset / per_texel + 1;
+  gl::Program& prog = program("upload_range");
+  prog.bind({&receive_}, {}, {&x});
+  prog.set("offset", static_cast<std::uint32_t>(offset));
+  prog.set("count", static_cast<std::uint32_t>(values.size()));
+  prog.dispatch(texels);
+}
+
+void ComputeDriver::upload_entries(std::span<const index> entries, std::span<const real> values,
+                                   FieldStorage& x) {
+  std::vector<real> host(x.size(), 0);
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    host[static_cast<std::size_t>(entries[k])] = values[k];
+  x.upload(host);
+}
+
+void ComputeDriver::fill(FieldStorage& y, real value) {
+  gl::Program& prog = program("fill");
+  const std::size_t texels = y.texels();
+  prog.bind({}, {}, {&y});
+  prog.set_real("value", value);
+  prog.set("n", static_cast<std::uint32_t>(y.size()));
+  prog.set("texels", static_cast<std::uint32_t>(texels));
+  prog.dispatch(texels);
+}
+
+real ComputeDriver::dot(const FieldStorage& x, const FieldStorage& y, index n) {
+  gl::Program& prog = program("dot");
+  prog.bind({&partials_, &counter_, &result_}, {&x, &y}, {});
+  prog.set("slot", 0u);
+  reduce(prog, n, 1);
+  return read_result();
+}
+
+real ComputeDriver::max_abs(const FieldStorage& x, index n) {
+  gl::Program& prog = program("max_abs");
+  prog.bind({&partials_, &counter_, &result_}, {&x}, {});
+  reduce(prog, n, 1);
+  return read_result();
+}
+
+void ComputeDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
+                        index slot) {
+  gl::Program& prog = program("dot");
+  prog.bind({&partials_, &counter_, &s.buffer()}, {&x, &y}, {});
+  prog.set("slot", u32(slot));
+  reduce(prog, n, 1);
+}
+
+void ComputeDriver::pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
+                               const FieldStorage& dinv, FieldStorage& x, FieldStorage& r,
+                               FieldStorage& z, index n) {
+  gl::Program& prog = program("pcg_update");
+  prog.bind({&partials_, &counter_, &s.buffer()}, {&p, &q, &dinv}, {&x, &r, &z});
+  prog.set("s_rz", u32(PcgSlots::rz_before(k)));
+  prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
+  prog.set("k", static_cast<std::uint32_t>(k));
+  reduce(prog, n, 2);
+}
+
+std::unique_ptr<NodeSystem> ComputeDriver::make_node_system(const topology::Mesh& m, const Field& d,
+                                                            real b, const Field& w,
+                                                            const Field& fixed) {
+  return std::make_unique<AssembledNodeSystem>(*be_, m, d, b, w, fixed);
+}
+
+}  // namespace scfd::backend::opengl

@@ -1,0 +1,69 @@
+// The compute driver of the GL backend, gl-compute (docs/architecture.md §3): bodies and kernels
+// are compute shaders (gl/driver.hpp) on a GL 4.3 context, over buffer or texture fields.
+// Reductions are one dispatch each into a buffer read back or a slot of Scalars, pcg_update is one
+// fused pass, halo values cross through staging buffers, and node systems are assembled on the
+// device.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "backend/opengl/driver.hpp"
+#include "gl/program.hpp"
+
+namespace scfd::backend::opengl {
+
+class ComputeDriver final : public Driver {
+ public:
+  std::string name() const override { return "gl-compute"; }
+  std::string device_note() const override { return ""; }
+  int gl_version() const override { return 43; }
+  // In double whenever the device has fp64, also for fp32 fields (see compute_driver.cpp).
+  bool accumulates_fp64(scfd::gl::Precision, const scfd::gl::DeviceInfo& d) const override {
+    return d.fp64;
+  }
+  scfd::gl::BodyCompiler body_compiler() const override { return scfd::gl::compile_compute_body; }
+  void start(const GlBackend& be) override;
+
+  void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
+  void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
+  // One upload of the whole field.
+  void upload_entries(std::span<const index> entries, std::span<const real> values,
+                      FieldStorage& x) override;
+  void fill(FieldStorage& y, real value) override;
+  real dot(const FieldStorage& x, const FieldStorage& y, index n) override;
+  real max_abs(const FieldStorage& x, index n) override;
+  void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
+           index slot) override;
+  void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
+                  const FieldStorage& dinv, FieldStorage& x, FieldStorage& r, FieldStorage& z,
+                  index n) override;
+  // An AssembledNodeSystem (node_system.hpp).
+  std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d, real b,
+                                               const Field& w, const Field& fixed) override;
+
+ private:
+  // A kernel with its own main, compiled on first use, with the accumulator types as defines;
+  // reductions also get their geometry.
+  scfd::gl::Program& program(const std::string& key);
+  // Runs reduction `prog`, bound with `partials` and `counter` as its first buffers, over n
+  // entries (kBlock texels per workgroup; at least one workgroup, which writes the total of
+  // nothing), with `partials` grown to `components` accumulators per workgroup first.
+  void reduce(scfd::gl::Program& prog, index n, int components);
+  // The total a reduction left in the result buffer.
+  real read_result() const;
+
+  const GlBackend* be_ = nullptr;
+  std::map<std::string, scfd::gl::Program, std::less<>> programs_;  // kernels with their own main
+  Buffer partials_;  // first-pass sums, grown on demand
+  Buffer counter_;   // the reductions' workgroup tickets: one uint, 0 between dispatches
+  Buffer result_;    // the reduced total read back by dot and max_abs
+  Buffer send_;      // download_indices output, grown on demand
+  Buffer receive_;   // upload_range input, grown on demand
+};
+
+}  // namespace scfd::backend::opengl

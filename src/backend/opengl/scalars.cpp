@@ -1,0 +1,94 @@
+// The GL backend's Scalars and the Krylov updates that read them on the device (see scalars.hpp):
+// pcg_direction and the BiCGStab steps are bodies that take their coefficients from the slots.
+#include "backend/opengl/scalars.hpp"
+
+#include <vector>
+
+#include "backend/opengl/gl_backend.hpp"
+#include "core/error.hpp"
+
+namespace scfd::backend::opengl {
+
+namespace gl = scfd::gl;
+
+GlScalars& gl_scalars(Scalars& s) {
+  auto* g = dynamic_cast<GlScalars*>(&s);
+  SCFD_CHECK(g != nullptr, "scalars of another backend were passed to the gl-compute backend");
+  return *g;
+}
+const GlScalars& gl_scalars(const Scalars& s) {
+  const auto* g = dynamic_cast<const GlScalars*>(&s);
+  SCFD_CHECK(g != nullptr, "scalars of another backend were passed to the gl-compute backend");
+  return *g;
+}
+
+std::unique_ptr<Scalars> GlBackend::make_scalars(index n) const {
+  auto s = std::make_unique<GlScalars>(n, acc_precision());
+  write_scalars(std::vector<real>(static_cast<std::size_t>(n), 0), *s);
+  return s;
+}
+
+void GlBackend::read_scalars(const Scalars& sf, std::span<real> out) const {
+  const GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(out.size() == static_cast<std::size_t>(s.size()), "read {} scalars into {}", s.size(),
+             out.size());
+  read_reals(s.buffer(), out, s.acc());
+}
+
+void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
+  GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(in.size() == static_cast<std::size_t>(s.size()), "write {} scalars into {}", in.size(),
+             s.size());
+  finish();  // kernels write the scalars: the transfer must not overtake them
+             // (FieldStorage::upload)
+  write_reals(s.buffer(), in, 0, s.acc());
+}
+
+void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
+  check_same_size(z, p);
+  if (p.size() == 0) return;
+  gl::Body& prog = body("pcg_direction");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(z)}, {&storage(p)});
+  prog.set("s_rz", u32(PcgSlots::rz_before(k)));
+  prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
+  prog.run(static_cast<std::size_t>(p.size()));
+}
+
+void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
+                                   Field& p) const {
+  check_same_size(r, p);
+  check_same_size(v, p);
+  if (p.size() == 0) return;
+  gl::Body& prog = body("bicgstab_direction");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(p)});
+  prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  prog.set("s_rho_prev", u32(BicgstabSlots::rho_before(k)));
+  prog.run(static_cast<std::size_t>(p.size()));
+}
+
+void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
+                              Field& y) const {
+  check_same_size(r, y);
+  check_same_size(v, y);
+  if (y.size() == 0) return;
+  gl::Body& prog = body("bicgstab_half");
+  prog.bind({&gl_scalars(sf).buffer()}, {&storage(r), &storage(v)}, {&storage(y)});
+  prog.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  prog.run(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
+                                const Field& y, const Field& t, Field& x, Field& r) const {
+  for (const Field* f : {&p_hat, &s_hat, &y, &t, static_cast<const Field*>(&r)})
+    check_same_size(*f, x);
+  if (x.size() == 0) return;
+  gl::Body& px = body("bicgstab_x");
+  px.bind({&gl_scalars(sf).buffer()}, {&storage(p_hat), &storage(s_hat)}, {&storage(x)});
+  px.set("s_rho", u32(BicgstabSlots::rho_now(k)));
+  px.run(static_cast<std::size_t>(x.size()));
+  gl::Body& pr = body("bicgstab_r");
+  pr.bind({&gl_scalars(sf).buffer()}, {&storage(y), &storage(t)}, {&storage(r)});
+  pr.run(static_cast<std::size_t>(r.size()));
+}
+
+}  // namespace scfd::backend::opengl
