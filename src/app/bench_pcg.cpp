@@ -27,7 +27,6 @@
 namespace scfd::app::bench {
 namespace {
 
-using backend::Field;
 
 // A file for writing, or an InputError naming it.
 struct OutFile {

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "core/error.hpp"
-#include "halo/halo_plan.hpp"
 #include "core/mpi_type.hpp"
+#include "halo/halo_plan.hpp"
 
 namespace scfd::halo {
 namespace {
@@ -129,8 +129,9 @@ HaloPlan HaloPlan::build(Entity kind, index n_owned, std::span<const index> gid,
     if (give[ru] == 0) continue;
     p.send_ranks_.push_back(r);
     for (int k = 0; k < give[ru]; ++k)
-      p.send_index_.push_back(
-          local_of(owned, asked[static_cast<std::size_t>(give_displ[ru] + k)], r, me.rank));
+      p.send_index_.push_back(local_of(
+          owned, asked[static_cast<std::size_t>(give_displ[ru]) + static_cast<std::size_t>(k)], r,
+          me.rank));
     p.send_offset_.push_back(static_cast<index>(p.send_index_.size()));
   }
   p.send_buf_.resize(p.send_index_.size());

@@ -7,9 +7,9 @@
 #include <array>
 #include <cmath>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "core/collectives.hpp"
 #include "solvers/pcg.hpp"
 #include "solvers/scalar_sums.hpp"
 
@@ -56,8 +56,9 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   be_.reciprocal(*t_, *dinv_);
   SolveResult res;
   const index n = a.owned();
-  const auto [target, scale, zero_rhs] = stop_rule(be_, b, n, opt);
-  if (zero_rhs) {
+  const StopRule rule = stop_rule(be_, b, n, opt);
+  const real target = rule.target, scale = rule.scale;  // captured below: not bindings
+  if (rule.zero_rhs) {
     be_.fill(x, 0);
     res.message = "right-hand side is zero: x = 0";
     return res;

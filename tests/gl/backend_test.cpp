@@ -65,7 +65,7 @@ std::vector<real> random_values(std::size_t n, std::uint64_t seed, Precision p, 
                                 real hi = 1) {
   std::vector<real> v = test::random_field(n, seed, lo, hi);
   if (p == Precision::fp32)
-    for (real& x : v) x = static_cast<float>(x);
+    for (real& x : v) x = static_cast<real>(static_cast<float>(x));
   return v;
 }
 
@@ -273,7 +273,7 @@ TEST_P(GlBackendTest, ScalarsRoundTripAndDotIntoASlot) {
   std::vector<real> got(PcgSlots::count, 1);
   gpu->read_scalars(*s.gpu, got);
   EXPECT_EQ(got, std::vector<real>(PcgSlots::count, 0));  // made as zeros
-  const std::vector<real> v = {0.5, -2, 3.25, 1e-3f, 0, 7, 1};
+  const std::vector<real> v = {0.5, -2, 3.25, static_cast<real>(1e-3f), 0, 7, 1};
   gpu->write_scalars(v, *s.gpu);
   gpu->read_scalars(*s.gpu, got);
   for (std::size_t k = 0; k < v.size(); ++k)

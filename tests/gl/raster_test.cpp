@@ -227,7 +227,7 @@ TEST(RasterDriver, ReductionsFoldInAFixedOrder) {
         } else {
           float v = 0;
           std::memcpy(&v, bytes.data() + 16, 4);
-          on_device = v;
+          on_device = static_cast<double>(v);
         }
         EXPECT_EQ(on_device, got) << to_string(p) << " n " << n;
       }

@@ -60,7 +60,8 @@ void lump_areas(const topology::Mesh& m, BoundaryCondition& bc) {
   bc.area.assign(bc.nodes.size(), 0);
   for (index f : p.faces) {
     for (int k = 0; k < m.dim; ++k) {
-      const index n = m.face_nodes[static_cast<std::size_t>(m.dim * f + k)];
+      const index n = m.face_nodes[static_cast<std::size_t>(m.dim) * static_cast<std::size_t>(f) +
+                                   static_cast<std::size_t>(k)];
       const auto it = std::lower_bound(bc.nodes.begin(), bc.nodes.end(), n);
       bc.area[static_cast<std::size_t>(it - bc.nodes.begin())] += m.face_area[f] / m.dim;
     }

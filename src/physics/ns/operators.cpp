@@ -4,10 +4,10 @@
 #include <cmath>
 #include <vector>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 
@@ -176,7 +176,6 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
                              const solvers::SolveOptions& options, std::string_view preconditioner)
     : m_(m),
       be_(be),
-      halo_(halo),
       operator_(m, be, halo, k),
       pcg_(be, m.n_cells),
       options_(options),

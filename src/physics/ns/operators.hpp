@@ -188,7 +188,6 @@ class PressureSolve {
  private:
   const topology::Mesh& m_;
   const backend::Backend& be_;
-  halo::Halo& halo_;
   PressureOperator operator_;
   solvers::Pcg pcg_;
   std::unique_ptr<solvers::Preconditioner> preconditioner_;  // null: PCG's built-in Jacobi
