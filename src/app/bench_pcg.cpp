@@ -27,7 +27,6 @@
 namespace scfd::app::bench {
 namespace {
 
-
 // A file for writing, or an InputError naming it.
 struct OutFile {
   explicit OutFile(const std::filesystem::path& p) : path(p), f(std::fopen(p.c_str(), "w")) {

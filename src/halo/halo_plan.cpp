@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/mpi_type.hpp"
 #include "core/timer.hpp"
 #include "halo/halo_plan.hpp"
-#include "core/mpi_type.hpp"
 
 namespace scfd::halo {
 

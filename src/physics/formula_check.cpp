@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "core/error.hpp"
 #include "core/collectives.hpp"
+#include "core/error.hpp"
 
 namespace scfd::physics {
 

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::solvers {
 

@@ -9,8 +9,8 @@
 #include <numeric>
 #include <utility>
 
-#include "core/error.hpp"
 #include "core/collectives.hpp"
+#include "core/error.hpp"
 #include "solvers/sparse_algebra.hpp"
 
 namespace scfd::solvers {

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "core/collectives.hpp"
 #include "solvers/scalar_sums.hpp"
 
 namespace scfd::solvers {

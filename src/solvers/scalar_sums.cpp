@@ -3,9 +3,9 @@
 
 #include <array>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::solvers {
 

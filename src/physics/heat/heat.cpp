@@ -15,13 +15,13 @@
 #include <string_view>
 
 #include "backend/operator_matrices.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
 #include "physics/heat/setup.hpp"
 #include "physics/solver_settings.hpp"
 #include "physics/time_control.hpp"
-#include "core/collectives.hpp"
 #include "solvers/node_system_operator.hpp"
 #include "solvers/pcg.hpp"
 #include "solvers/preconditioner.hpp"

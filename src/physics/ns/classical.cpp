@@ -22,7 +22,7 @@ class NsClassicalModel final : public ns::FlowModel {
                    halo::Halo& halo);
   StepReport advance() override;
   // The pressure is part of the state: always current.
-  const Field& pressure() override { return *p_; }
+  const Field& pressure() override { return *flow_.p; }
   bool pressure_costs_a_solve() const override { return false; }
   ModelState state() override {
     ModelState s = FlowModel::state();
@@ -42,7 +42,7 @@ class NsClassicalModel final : public ns::FlowModel {
 NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& m,
                                    const backend::Backend& be, halo::Halo& halo)
     : FlowModel(c, m, be, halo, "ns-classical"),
-      momentum_(m, be, halo, *coef_, setup_.upwind),
+      momentum_(m, be, halo, *flow_.coef, setup_.upwind),
       momentum_solver_(be, m.n_faces),
       u_star_(be.make_field(m.n_faces)),
       rhs_(be.make_field(m.n_faces)),
@@ -58,53 +58,56 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
 
 // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U*. Leaves psi in psi_; U with ghosts.
 solvers::SolveResult NsClassicalModel::project(const Field& u_star) {
-  return FlowModel::project(u_star, *psi_, *u_);
+  return FlowModel::project(u_star, *psi_, *flow_.u);
 }
 
 StepReport NsClassicalModel::advance() {
-  SCFD_CHECK(step_ < total_steps(), "advance past the last step");
+  SCFD_CHECK(flow_.step < total_steps(), "advance past the last step");
   const double dt = choose_dt();
-  if (setup_.bc_depends_on_position) upload_boundary(t_ + dt);
+  if (setup_.bc_depends_on_position) upload_boundary(flow_.t + dt);
   Timer phase;
   momentum_.nu_dt = setup_.viscosity * dt;
   momentum_.convection_dt = dt / 2;
 
-  convection_rhs(dt, *rhs_);                                // M U^n - dt/2 C(a) U^n - dt D(a)
-  be_.gradient(m_, *p_, *coef_->bc_pressure, *face_work_);  // - dt G p^n
+  convection_rhs(dt, *rhs_);  // M U^n - dt/2 C(a) U^n - dt D(a)
+  be_.gradient(m_, *flow_.p, *flow_.coef->bc_pressure, *face_work_);  // - dt G p^n
   be_.axpy(-dt, *face_work_, *rhs_);
   // - nu dt M C W (R M U_fixed + wall circulation) - dt/2 C(a) U_fixed (- M U_fixed in 3D): the
   // known part of the implicit terms.
-  momentum_.viscous(*coef_->bc_flux, *face_work_, coef_->bc_circulation.get());
+  momentum_.viscous(*flow_.coef->bc_flux, *face_work_, flow_.coef->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
-  momentum_.convect(*coef_->bc_flux, *face_work_);
+  momentum_.convect(*flow_.coef->bc_flux, *face_work_);
   be_.axpy(-momentum_.convection_dt, *face_work_, *rhs_);
-  if (!coef_->diagonal_stars()) {  // - M U_fixed: M_RT couples the free faces to the fixed ones
-    coef_->face_star.apply(*coef_->bc_flux, *face_work_);
+  // - M U_fixed: M_RT couples the free faces to the fixed ones
+  if (!flow_.coef->diagonal_stars()) {
+    flow_.coef->face_star.apply(*flow_.coef->bc_flux, *face_work_);
     be_.axpy(-1, *face_work_, *rhs_);
   }
-  be_.multiply(*coef_->free, *rhs_, *rhs_);
-  be_.axpy(1, *coef_->bc_flux, *rhs_);
-  be_.multiply(*coef_->free, *u_, *u_star_);  // initial guess U^n, fixed faces at their data
-  be_.axpy(1, *coef_->bc_flux, *u_star_);
+  be_.multiply(*flow_.coef->free, *rhs_, *rhs_);
+  be_.axpy(1, *flow_.coef->bc_flux, *rhs_);
+  // The initial guess U^n, fixed faces at their data.
+  be_.multiply(*flow_.coef->free, *flow_.u, *u_star_);
+  be_.axpy(1, *flow_.coef->bc_flux, *u_star_);
 
   const solvers::SolveResult rm =
       momentum_solver_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
-  require_converged(rm, fmt::format("step {}: momentum", step_ + 1));
+  require_converged(rm, fmt::format("step {}: momentum", flow_.step + 1));
   halo_.faces.exchange(be_, *u_star_);
   be_.finish();
   const double momentum_seconds = phase.seconds();
   phase.reset();
   const solvers::SolveResult rp = project(*u_star_);
-  require_converged(rp, fmt::format("step {}: pressure", step_ + 1));
-  be_.axpy(1 / dt, *psi_, *p_);
-  halo_.cells.exchange(be_, *p_);
+  require_converged(rp, fmt::format("step {}: pressure", flow_.step + 1));
+  be_.axpy(1 / dt, *psi_, *flow_.p);
+  halo_.cells.exchange(be_, *flow_.p);
   be_.finish();
   const double pressure_seconds = phase.seconds();
   finish_step(dt);
-  StepReport rep{step_, t_, rm.iterations + rp.iterations, rp.relative_residual, {}, {}};
+  StepReport rep{flow_.step, flow_.t, rm.iterations + rp.iterations, rp.relative_residual, {}, {}};
   rep.detail = fmt::format(
       "dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it u {:>3} p {:>4}", dt,
-      last_courant_, last_cfl_, last_div_, last_change_, rm.iterations, rp.iterations);
+      flow_.last_courant, flow_.last_cfl, flow_.last_div, flow_.last_change, rm.iterations,
+      rp.iterations);
   rep.seconds = {{"solve_momentum", momentum_seconds}, {"solve_pressure", pressure_seconds}};
   return rep;
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
@@ -16,7 +17,6 @@
 #include "physics/ns/stream.hpp"
 #include "physics/ns/stream_operator.hpp"
 #include "solvers/bicgstab.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -56,22 +56,22 @@ class NsExactModel final : public ns::FlowModel {
   FieldPtr rhs_;  // faces: the face equation of the last step (for the pressure recovery)
   FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
   std::vector<std::string> chain_names_;  // the patches of each non-gauge chain
-  int pressure_step_ = 0;                 // the step whose pressure p_ holds
+  int pressure_step_ = 0;                 // the step whose pressure flow_.p holds
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
                            const backend::Backend& be, halo::Halo& halo)
     : FlowModel(c, m, be, halo, "ns-exact"),
       case_path_(c.path()),
-      momentum_(m, be, halo, *coef_, setup_.upwind),
-      system_(m, be, halo, *coef_, face_diagonal_, edge_diagonal_, setup_.upwind),
+      momentum_(m, be, halo, *flow_.coef, setup_.upwind),
+      system_(m, be, halo, *flow_.coef, flow_.face_diagonal, flow_.edge_diagonal, setup_.upwind),
       solver_(be, m.n_curl()) {
   momentum_.advecting = system_.advecting = &advecting();
   for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
     *f = be.make_field(m.n_curl());
   for (FieldPtr* f : {&rhs_, &face_work_, &residual_, &zero_faces_}) *f = be.make_field(m.n_faces);
   zero_cells_ = be.make_field(m.n_cells);
-  set_boundary(t_);
+  set_boundary(flow_.t);
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
   // boundary data, R M C s = R M U_init (the system at nu dt = 0). In 3D, where M_RT is not the
   // projection's diagonal A~, the initial fluxes are first projected as ns-classical projects
@@ -83,7 +83,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     be.copy(*residual_, *face_work_);
     be.fill(*zero_cells_, 0);
   }
-  coef_->face_star.apply(*face_work_, *rhs_);
+  flow_.coef->face_star.apply(*face_work_, *rhs_);
   momentum_.nu_dt = system_.nu_dt = 0;
   solve_stream(*rhs_);
 }
@@ -111,22 +111,22 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
   system_.project(*s_rhs_);
   system_.project(*s0_);
   const solvers::SolveResult r = solver_.solve(system_, *s_rhs_, *s0_, setup_.momentum);
-  require_converged(r, fmt::format("step {}: streamfunction", step_ + 1));
+  require_converged(r, fmt::format("step {}: streamfunction", flow_.step + 1));
   system_.project(*s0_);
   be_.copy(*s_boundary_, *stream_);
   be_.axpy(1, *s0_, *stream_);
   halo::overlap(curl_plan(), be_, *stream_,
-                [&](backend::Rows rows) { be_.curl(m_, *stream_, *u_, rows); });
-  halo_.faces.exchange(be_, *u_);
+                [&](backend::Rows rows) { be_.curl(m_, *stream_, *flow_.u, rows); });
+  halo_.faces.exchange(be_, *flow_.u);
   return r;
 }
 
 StepReport NsExactModel::advance() {
-  SCFD_CHECK(step_ < total_steps(), "advance past the last step");
+  SCFD_CHECK(flow_.step < total_steps(), "advance past the last step");
   const double dt = choose_dt();
   if (setup_.bc_depends_on_position) {
-    upload_boundary(t_ + dt);
-    set_boundary(t_ + dt);
+    upload_boundary(flow_.t + dt);
+    set_boundary(flow_.t + dt);
   }
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * dt;
   momentum_.convection_dt = system_.convection_dt = dt / 2;
@@ -135,10 +135,10 @@ StepReport NsExactModel::advance() {
   // gradient; the stream system holds the implicit terms of the boundary data too.
   convection_rhs(dt, *rhs_);
   if (setup_.has_outlet) {
-    be_.gradient(m_, *zero_cells_, *coef_->bc_pressure, *face_work_);
+    be_.gradient(m_, *zero_cells_, *flow_.coef->bc_pressure, *face_work_);
     be_.axpy(-dt, *face_work_, *rhs_);
   }
-  momentum_.viscous(*zero_faces_, *face_work_, coef_->bc_circulation.get());
+  momentum_.viscous(*zero_faces_, *face_work_, flow_.coef->bc_circulation.get());
   be_.axpy(-momentum_.nu_dt, *face_work_, *rhs_);
   be_.finish();
   const Timer stream_timer;
@@ -146,10 +146,10 @@ StepReport NsExactModel::advance() {
   be_.finish();
   const double stream_seconds = stream_timer.seconds();
   finish_step(dt);
-  StepReport rep{step_, t_, r.iterations, r.relative_residual, {}, {}};
-  rep.detail =
-      fmt::format("dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it s {:>4}", dt,
-                  last_courant_, last_cfl_, last_div_, last_change_, r.iterations);
+  StepReport rep{flow_.step, flow_.t, r.iterations, r.relative_residual, {}, {}};
+  rep.detail = fmt::format(
+      "dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it s {:>4}", dt,
+      flow_.last_courant, flow_.last_cfl, flow_.last_div, flow_.last_change, r.iterations);
   rep.seconds = {{"solve_stream", stream_seconds}};
   return rep;
 }
@@ -157,21 +157,21 @@ StepReport NsExactModel::advance() {
 // The pressure of the last step from its momentum residual: rhs - A U = dt G0 p on the faces
 // whose flux is not data, so (-D A~^-1 G0) p = -D A~^-1 (rhs - A U) / dt (one Poisson solve).
 const Field& NsExactModel::pressure() {
-  if (pressure_step_ == step_) return *p_;
-  momentum_.viscous(*u_, *face_work_);
-  coef_->face_star.apply(*u_, *residual_);
+  if (pressure_step_ == flow_.step) return *flow_.p;
+  momentum_.viscous(*flow_.u, *face_work_);
+  flow_.coef->face_star.apply(*flow_.u, *residual_);
   be_.axpy(momentum_.nu_dt, *face_work_, *residual_);
-  momentum_.convect(*u_, *face_work_);
+  momentum_.convect(*flow_.u, *face_work_);
   be_.axpy(momentum_.convection_dt, *face_work_, *residual_);
   be_.xpay(*rhs_, -1, *residual_);
-  be_.multiply(*coef_->mobility, *residual_, *residual_);
-  be_.scale(1 / last_dt_, *residual_, *residual_);
+  be_.multiply(*flow_.coef->mobility, *residual_, *residual_);
+  be_.scale(1 / flow_.last_dt, *residual_, *residual_);
   halo_.faces.exchange(be_, *residual_);
-  const solvers::SolveResult r = pressure_solve_->solve(*residual_, *p_);
-  halo_.cells.exchange(be_, *p_);  // the pressure's ghosts, for the output
-  require_converged(r, fmt::format("step {}: pressure", step_));
-  pressure_step_ = step_;
-  return *p_;
+  const solvers::SolveResult r = flow_.pressure_solve->solve(*residual_, *flow_.p);
+  halo_.cells.exchange(be_, *flow_.p);  // the pressure's ghosts, for the output
+  require_converged(r, fmt::format("step {}: pressure", flow_.step));
+  pressure_step_ = flow_.step;
+  return *flow_.p;
 }
 
 // s, its unknown part (the next initial guess, chain values included), the face equation of
@@ -188,9 +188,9 @@ ModelState NsExactModel::state() {
 
 void NsExactModel::state_loaded() {
   FlowModel::state_loaded();
-  if (setup_.bc_depends_on_position) set_boundary(t_);
-  momentum_.nu_dt = system_.nu_dt = setup_.viscosity * last_dt_;
-  momentum_.convection_dt = system_.convection_dt = last_dt_ / 2;
+  if (setup_.bc_depends_on_position) set_boundary(flow_.t);
+  momentum_.nu_dt = system_.nu_dt = setup_.viscosity * flow_.last_dt;
+  momentum_.convection_dt = system_.convection_dt = flow_.last_dt / 2;
 }
 
 std::vector<std::string> NsExactModel::notes() const {

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "halo/overlap.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 
@@ -22,12 +22,11 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       be_(be),
       halo_(halo),
       setup_(read_setup(c, m)),
-      time_(c, true),
-      t_(time_.start()),
+      shared_(c),
       name_(std::move(name)),
       boundary_nodes_(m, setup_),
       convection_(m, be, halo, setup_.upwind) {
-  check_formulas(c, m, setup_, t_);
+  check_formulas(c, m, setup_, shared_.t);
   Geometry g = build_geometry(m, setup_, halo);
   const auto [fallback_faces, fallback_duals] = global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});
@@ -42,12 +41,12 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
         "{}: {} nodes have a small or negative circumcentric dual area: the median "
         "dual is used there",
         name_, fallback_duals);
-  coef_ = std::make_unique<Coefficients>(be, m, g);
-  face_diagonal_ = std::move(g.face_star.diagonal);
-  edge_diagonal_ = std::move(g.edge_star.diagonal);
+  shared_.coef = std::make_unique<Coefficients>(be, m, g);
+  shared_.face_diagonal = std::move(g.face_star.diagonal);
+  shared_.edge_diagonal = std::move(g.edge_star.diagonal);
   wall_star_ = std::move(g.edge_wall);
-  u_ = be.make_field(m.n_faces);
-  p_ = be.make_field(m.n_cells);
+  shared_.u = be.make_field(m.n_faces);
+  shared_.p = be.make_field(m.n_cells);
   u_old_ = be.make_field(m.n_faces);
   advecting_ = be.make_field(m.n_faces);
   convected_ = be.make_field(m.n_faces);
@@ -56,12 +55,13 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   cell_velocity_ = be.make_field(3 * m.n_cells);
   circulation_ = be.make_field(m.n_curl());
   vorticity_ = be.make_field(m.n_curl());
-  const BoundaryData b = boundary_data(m, setup_, t_, halo, &wall_star_);
+  const BoundaryData b = boundary_data(m, setup_, shared_.t, halo, &wall_star_);
   check_balance(c, b);
-  coef_->set_boundary(be, b);
+  shared_.coef->set_boundary(be, b);
   try {  // the multigrid's set-up can find the mesh too stretched: name the key that chose it
-    pressure_solve_ = std::make_unique<PressureSolve>(
-        m, be, halo, *coef_, setup_.has_outlet, setup_.pressure, setup_.pressure_preconditioner);
+    shared_.pressure_solve =
+        std::make_unique<PressureSolve>(m, be, halo, *shared_.coef, setup_.has_outlet,
+                                        setup_.pressure, setup_.pressure_preconditioner);
   } catch (const InputError& e) {
     c.fail("solver.preconditioner", e.what());
   }
@@ -74,15 +74,15 @@ std::vector<real> FlowModel::download(const Field& f) const {
 }
 
 void FlowModel::upload_boundary(double t) {
-  coef_->set_boundary(be_, boundary_data(m_, setup_, t, halo_, &wall_star_));
+  shared_.coef->set_boundary(be_, boundary_data(m_, setup_, t, halo_, &wall_star_));
 }
 
 solvers::SolveResult FlowModel::project(const Field& u_star, Field& psi, Field& u) {
-  const solvers::SolveResult r = pressure_solve_->solve(u_star, psi);
+  const solvers::SolveResult r = shared_.pressure_solve->solve(u_star, psi);
   halo::overlap(halo_.cells, be_, psi, [&](backend::Rows rows) {
-    be_.gradient(m_, psi, *coef_->zero_boundary, *face_tmp_, rows);
+    be_.gradient(m_, psi, *shared_.coef->zero_boundary, *face_tmp_, rows);
   });
-  be_.multiply(*coef_->mobility, *face_tmp_, *face_tmp_);
+  be_.multiply(*shared_.coef->mobility, *face_tmp_, *face_tmp_);
   be_.copy(u_star, u);
   be_.axpy(-1, *face_tmp_, u);
   halo_.faces.exchange(be_, u);
@@ -104,141 +104,145 @@ void FlowModel::check_balance(const config::Case& c, const BoundaryData& b) cons
 }
 
 double FlowModel::choose_dt() {
-  if (!time_.cfl_controlled()) return time_.next(step_, t_, 0, last_dt_);
-  if (step_ == 0) rate_ = courant_rate();  // later: measured by finish_step on the same U
-  return time_.next(step_, t_, rate_, last_dt_);
+  if (!shared_.time.cfl_controlled())
+    return shared_.time.next(shared_.step, shared_.t, 0, shared_.last_dt);
+  if (shared_.step == 0)
+    shared_.rate = courant_rate();  // later: measured by finish_step on the same U
+  return shared_.time.next(shared_.step, shared_.t, shared_.rate, shared_.last_dt);
 }
 
 real FlowModel::courant_rate() {
-  be_.flux_sum_abs(m_, *u_, *cell_tmp_);
-  be_.multiply(*coef_->courant_weight, *cell_tmp_, *cell_tmp_);
+  be_.flux_sum_abs(m_, *shared_.u, *cell_tmp_);
+  be_.multiply(*shared_.coef->courant_weight, *cell_tmp_, *cell_tmp_);
   return global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
 }
 
 void FlowModel::initial_fluxes(Field& u) const {
   std::vector<real> h(static_cast<std::size_t>(m_.n_faces));
-  for (index f = 0; f < m_.n_faces; ++f) h[f] = face_flux(m_, f, setup_.initial, t_);
+  for (index f = 0; f < m_.n_faces; ++f) h[f] = face_flux(m_, f, setup_.initial, shared_.t);
   be_.upload(h, u);
-  be_.multiply(*coef_->free, u, u);
-  be_.axpy(1, *coef_->bc_flux, u);
+  be_.multiply(*shared_.coef->free, u, u);
+  be_.axpy(1, *shared_.coef->bc_flux, u);
 }
 
 void FlowModel::convection_rhs(double dt, Field& y) {
-  const real r = last_dt_ > 0 ? dt / last_dt_ : 0;
-  be_.copy(*u_, *advecting_);
+  const real r = shared_.last_dt > 0 ? dt / shared_.last_dt : 0;
+  be_.copy(*shared_.u, *advecting_);
   if (r > 0) {  // a = (1 + r/2) U^n - (r/2) U^(n-1)
     be_.scale(1 + r / 2, *advecting_, *advecting_);
     be_.axpy(-r / 2, *u_old_, *advecting_);
   }
-  be_.copy(*u_, *u_old_);
-  coef_->face_star.apply(*u_, y);
-  convection_.apply(*advecting_, *u_, *coef_->bc_velocity, *convected_);  // C U^n + D
+  be_.copy(*shared_.u, *u_old_);
+  shared_.coef->face_star.apply(*shared_.u, y);
+  convection_.apply(*advecting_, *shared_.u, *shared_.coef->bc_velocity, *convected_);  // C U^n + D
   be_.axpy(-dt / 2, *convected_, y);
-  convection_.boundary_part(*advecting_, *coef_->bc_velocity, *convected_);  // D
+  convection_.boundary_part(*advecting_, *shared_.coef->bc_velocity, *convected_);  // D
   be_.axpy(-dt / 2, *convected_, y);
 }
 
 void FlowModel::finish_step(double dt) {
-  last_dt_ = dt;
-  t_ += dt;
-  ++step_;
-  rate_ = courant_rate();
-  last_courant_ = dt * rate_;
-  be_.multiply(*coef_->cfl_weight, *u_, *face_tmp_);
-  last_cfl_ = dt * global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
-  be_.divergence(m_, *u_, *cell_tmp_);
-  last_div_ = global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
+  shared_.last_dt = dt;
+  shared_.t += dt;
+  ++shared_.step;
+  shared_.rate = courant_rate();
+  shared_.last_courant = dt * shared_.rate;
+  be_.multiply(*shared_.coef->cfl_weight, *shared_.u, *face_tmp_);
+  shared_.last_cfl = dt * global_max(be_.max_abs(*face_tmp_, m_.n_owned_faces));
+  be_.divergence(m_, *shared_.u, *cell_tmp_);
+  shared_.last_div = global_max(be_.max_abs(*cell_tmp_, m_.n_owned_cells));
   measure_change(dt);
-  if (!std::isfinite(last_courant_) || !std::isfinite(last_div_))
-    throw SolveError(fmt::format("step {}: the velocity is not finite (Courant number {})", step_,
-                                 last_courant_));
-  if (last_courant_ > time_.max_cfl())
+  if (!std::isfinite(shared_.last_courant) || !std::isfinite(shared_.last_div))
+    throw SolveError(fmt::format("step {}: the velocity is not finite (Courant number {})",
+                                 shared_.step, shared_.last_courant));
+  if (shared_.last_courant > shared_.time.max_cfl())
     throw SolveError(fmt::format(
         "step {}: the Courant number {:.3g} is above time.max_cfl = {:g}: the run is diverging; "
         "lower time.dt, or use time.cfl",
-        step_, last_courant_, time_.max_cfl()));
-  max_div_ = std::max(max_div_, last_div_);
+        shared_.step, shared_.last_courant, shared_.time.max_cfl()));
+  shared_.max_div = std::max(shared_.max_div, shared_.last_div);
 }
 
 // The relative change in the kinetic-energy norm |x|^2 = x^T M x.
 void FlowModel::measure_change(double dt) {
   const index n = m_.n_owned_faces;
-  coef_->face_star.apply(*u_, *face_tmp_);
-  const real size = be_.dot(*u_, *face_tmp_, n);
-  be_.copy(*u_, *face_tmp_);
+  shared_.coef->face_star.apply(*shared_.u, *face_tmp_);
+  const real size = be_.dot(*shared_.u, *face_tmp_, n);
+  be_.copy(*shared_.u, *face_tmp_);
   be_.axpy(-1, *u_old_, *face_tmp_);  // U^(n+1) - U^n, with ghosts
-  coef_->face_star.apply(*face_tmp_, *convected_);
+  shared_.coef->face_star.apply(*face_tmp_, *convected_);
   const real change = be_.dot(*face_tmp_, *convected_, n);
   const auto [change_all, size_all] = global_sum(std::pair<real, real>{change, size});
-  last_change_ = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
+  shared_.last_change = size_all > 0 ? std::sqrt(change_all / size_all) / dt : 0;
   // A solve to relative tolerance tol leaves an error of about tol |U| in a step, so the change
   // per unit time cannot settle much below tol / dt (cavity2d, both tolerances 1e-6, dt 0.017:
   // it levels out at 3e-5). A steady tolerance near that ends the run on noise, or never.
   const double noise =
       std::max(setup_.momentum.relative_tolerance, setup_.pressure.relative_tolerance) / dt;
-  if (time_.steady_tolerance() > 0 && time_.steady_tolerance() < 10 * noise && !noise_warned_) {
-    noise_warned_ = true;
+  if (shared_.time.steady_tolerance() > 0 && shared_.time.steady_tolerance() < 10 * noise &&
+      !shared_.noise_warned) {
+    shared_.noise_warned = true;
     log::warn(
         "time.steady_tolerance = {:g} is below 10 times the change per unit time that the solver "
         "tolerances leave as noise (about max(solver.momentum_tolerance, "
         "solver.pressure_tolerance) / dt = {:.2g}): the run may stop on noise or never; lower "
         "the solver tolerances to {:.1g} or below, or raise time.steady_tolerance",
-        time_.steady_tolerance(), noise, time_.steady_tolerance() * dt / 10);
+        shared_.time.steady_tolerance(), noise, shared_.time.steady_tolerance() * dt / 10);
   }
-  if (time_.steady_tolerance() > 0 && last_change_ < time_.steady_tolerance() && !steady_) {
-    steady_ = true;
+  if (shared_.time.steady_tolerance() > 0 &&
+      shared_.last_change < shared_.time.steady_tolerance() && !shared_.steady) {
+    shared_.steady = true;
     log::info(
         "{}: steady state at step {} (t = {:.6g}): the velocity changes by {:.3g} of its "
         "size per unit time (kinetic-energy norm), below time.steady_tolerance = {:g}",
-        name_, step_, t_, last_change_, time_.steady_tolerance());
+        name_, shared_.step, shared_.t, shared_.last_change, shared_.time.steady_tolerance());
   }
 }
 
 ModelState FlowModel::state() {
   using halo::Entity;
   return {&be_,
-          {{"velocity_flux", Entity::face, u_.get()},
+          {{"velocity_flux", Entity::face, shared_.u.get()},
            {"velocity_flux_old", Entity::face, u_old_.get()},
-           {"pressure", Entity::cell, p_.get()},
+           {"pressure", Entity::cell, shared_.p.get()},
            {"advecting_flux", Entity::face, advecting_.get()}},
-          {{"time", &t_},
-           {"step", &step_},
-           {"last_dt", &last_dt_},
-           {"courant_rate", &rate_},
-           {"last_courant", &last_courant_},
-           {"last_cfl", &last_cfl_},
-           {"last_divergence", &last_div_},
-           {"max_divergence", &max_div_},
-           {"last_change", &last_change_},
-           {"steady", &steady_}}};
+          {{"time", &shared_.t},
+           {"step", &shared_.step},
+           {"last_dt", &shared_.last_dt},
+           {"courant_rate", &shared_.rate},
+           {"last_courant", &shared_.last_courant},
+           {"last_cfl", &shared_.last_cfl},
+           {"last_divergence", &shared_.last_div},
+           {"max_divergence", &shared_.max_div},
+           {"last_change", &shared_.last_change},
+           {"steady", &shared_.steady}}};
 }
 
 void FlowModel::state_loaded() {
-  if (setup_.bc_depends_on_position) upload_boundary(t_);
+  if (setup_.bc_depends_on_position) upload_boundary(shared_.t);
   cell_velocity_step_ = vorticity_step_ = -1;
 }
 
 const Field& FlowModel::cell_velocity() {
-  if (cell_velocity_step_ != step_) {
-    be_.interpolate(m_, *u_, *cell_velocity_);
+  if (cell_velocity_step_ != shared_.step) {
+    be_.interpolate(m_, *shared_.u, *cell_velocity_);
     halo_.cells.exchange(be_, *cell_velocity_, 3);
-    cell_velocity_step_ = step_;
+    cell_velocity_step_ = shared_.step;
   }
   return *cell_velocity_;
 }
 
 // omega = W (R M U + B) (2D) or W_mp R M_RT U + beta (3D), formed as the viscous term forms it.
 const Field& FlowModel::vorticity() {
-  if (vorticity_step_ != step_) {
-    coef_->face_star.apply(*u_, *face_tmp_);
+  if (vorticity_step_ != shared_.step) {
+    shared_.coef->face_star.apply(*shared_.u, *face_tmp_);
     if (m_.dim == 3) halo_.faces.exchange(be_, *face_tmp_);
     be_.rotation(m_, *face_tmp_, *circulation_);
-    if (m_.dim == 2) be_.axpy(1, *coef_->bc_circulation, *circulation_);
+    if (m_.dim == 2) be_.axpy(1, *shared_.coef->bc_circulation, *circulation_);
     curl_plan(halo_, m_).exchange(be_, *circulation_);
-    coef_->edge_star.apply(*circulation_, *vorticity_);
-    if (m_.dim == 3) be_.axpy(1, *coef_->bc_circulation, *vorticity_);
+    shared_.coef->edge_star.apply(*circulation_, *vorticity_);
+    if (m_.dim == 3) be_.axpy(1, *shared_.coef->bc_circulation, *vorticity_);
     curl_plan(halo_, m_).exchange(be_, *vorticity_);
-    vorticity_step_ = step_;
+    vorticity_step_ = shared_.step;
   }
   return *vorticity_;
 }
@@ -251,7 +255,7 @@ std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) 
   std::vector<Vec3> uc(static_cast<std::size_t>(m_.n_cells));
   for (std::size_t c = 0; c < uc.size(); ++c)
     uc[c] = {flat[3 * c], flat[3 * c + 1], flat[3 * c + 2]};
-  const std::vector<Vec3> un = node_velocity(m_, uc, boundary_nodes_, t_);
+  const std::vector<Vec3> un = node_velocity(m_, uc, boundary_nodes_, shared_.t);
   const auto vectors = [](const char* name, bool at_cells, const std::vector<Vec3>& v) {
     HostField h{name, 3, at_cells, {}};
     for (const Vec3& x : v) h.data.insert(h.data.end(), {x.x, x.y, x.z});
@@ -276,7 +280,7 @@ std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) 
     }
   }
   if (want("divergence")) {  // (D U)_c / V_c
-    be_.divergence(m_, *u_, *cell_tmp_);
+    be_.divergence(m_, *shared_.u, *cell_tmp_);
     halo_.cells.exchange(be_, *cell_tmp_);
     HostField h{"divergence", 1, true, download(*cell_tmp_)};
     for (index c = 0; c < m_.n_cells; ++c) h.data[c] /= m_.cell_volume[c];
@@ -286,20 +290,21 @@ std::vector<HostField> FlowModel::fields(const std::vector<std::string>& names) 
 }
 
 std::vector<std::pair<std::string, double>> FlowModel::figures() {
-  std::vector<std::pair<std::string, double>> out = {{"courant", last_courant_},
-                                                     {"cfl", last_cfl_},
-                                                     {"max_div", last_div_},
-                                                     {"max_div_all_steps", max_div_},
-                                                     {"change_per_time", last_change_}};
-  const std::vector<real> u = download(*u_);
+  std::vector<std::pair<std::string, double>> out = {{"courant", shared_.last_courant},
+                                                     {"cfl", shared_.last_cfl},
+                                                     {"max_div", shared_.last_div},
+                                                     {"max_div_all_steps", shared_.max_div},
+                                                     {"change_per_time", shared_.last_change}};
+  const std::vector<real> u = download(*shared_.u);
   // Kinetic energy (per unit density): 1/2 U^T M U (2D: 1/2 sum_f A_f L_f u_n^2; 3D: the energy
   // of the Raviart-Thomas velocity).
   real energy = 0;
   if (m_.dim == 2) {
-    for (index f = 0; f < m_.n_owned_faces; ++f) energy += 0.5 * face_diagonal_[f] * u[f] * u[f];
+    for (index f = 0; f < m_.n_owned_faces; ++f)
+      energy += 0.5 * shared_.face_diagonal[f] * u[f] * u[f];
   } else {
-    coef_->face_star.apply(*u_, *face_tmp_);
-    energy = 0.5 * be_.dot(*u_, *face_tmp_, m_.n_owned_faces);
+    shared_.coef->face_star.apply(*shared_.u, *face_tmp_);
+    energy = 0.5 * be_.dot(*shared_.u, *face_tmp_, m_.n_owned_faces);
   }
   out.emplace_back("kinetic_energy", global_sum(energy));
   if (setup_.has_exact) {
@@ -308,8 +313,8 @@ std::vector<std::pair<std::string, double>> FlowModel::figures() {
     real e2 = 0, vol = 0, emax = 0;
     for (index f = 0; f < m_.n_owned_faces; ++f) {
       const real a = m_.face_area[f];
-      const real e = (u[f] - face_flux(m_, f, setup_.exact, t_)) / a;
-      const real w = a * a * face_diagonal_[f];
+      const real e = (u[f] - face_flux(m_, f, setup_.exact, shared_.t)) / a;
+      const real w = a * a * shared_.face_diagonal[f];
       e2 += w * e * e;
       vol += w;
       emax = std::max(emax, std::abs(e));

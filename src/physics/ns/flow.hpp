@@ -2,7 +2,9 @@
 // coefficients and boundary data, time-step control, the known part of the face equation
 // (Crank-Nicolson convection), the pressure Poisson solve, the output fields and run figures, and
 // the FlowAccess the plugins read. A model derives from FlowModel and writes its own advance() (and
-// ns-exact its pressure recovery). Internal to the physics module.
+// ns-exact its pressure recovery); it reads the step state (FlowState: U, p, coefficients, clock,
+// figures) through the read-only `flow_`, and only FlowModel's shared code (finish_step,
+// choose_dt, the constructor, a restart) changes it. Internal to the physics module.
 #pragma once
 
 #include <memory>
@@ -18,6 +20,30 @@
 
 namespace scfd::physics::ns {
 
+// What a step of either model reads and FlowModel's shared step code writes: the time control,
+// the mesh factors on the backend, U and p, the pressure solve, the clock and the figures of the
+// last step.
+struct FlowState {
+  explicit FlowState(const config::Case& c) : time(c, true), t(time.start()) {}
+  const physics::TimeControl time;
+  std::vector<real> face_diagonal;     // per local face: diag(M) (2D: M; 3D: of M_RT)
+  std::vector<real> edge_diagonal;     // per local curl entity: diag(W) (2D: W; 3D: of W_mp)
+  std::unique_ptr<Coefficients> coef;  // set once in the constructor
+  FieldPtr u;                          // faces: U of the current step, with ghosts
+  FieldPtr p;                          // cells: kinematic pressure (ns-exact: when recovered)
+  std::unique_ptr<PressureSolve> pressure_solve;
+  double t = 0, last_dt = 0;  // last_dt: 0 before the first step
+  int step = 0;
+  // Co = dt max_c sum_f |U_f| / (2 V_c) (OpenFOAM's Courant number, what time.cfl sets), the
+  // face CFL number dt max_f |U_f| / (d min V), max|DU| and the relative change per unit time
+  // |U^(n+1) - U^n|_M / (dt |U^(n+1)|_M) in the kinetic-energy norm |x|_M^2 = x^T M x, of the
+  // last step; max_div: over every step so far.
+  double last_courant = 0, last_cfl = 0, last_div = 0, max_div = 0, last_change = 0;
+  double rate = 0;            // courant_rate() of the current U (the next step's dt comes from it)
+  bool steady = false;        // last_change fell below time.steady_tolerance
+  bool noise_warned = false;  // time.steady_tolerance was found within the solver noise
+};
+
 class FlowModel : public Model, public FlowAccess {
  public:
   // Model
@@ -25,10 +51,11 @@ class FlowModel : public Model, public FlowAccess {
   bool steady() const override { return false; }
   // The run ends early at a steady state (time.steady_tolerance).
   int total_steps() const override {
-    return steady_ ? step_ : time_.total_steps(step_, t_, last_dt_);
+    return shared_.steady ? shared_.step
+                          : shared_.time.total_steps(shared_.step, shared_.t, shared_.last_dt);
   }
-  int step() const override { return step_; }
-  double time() const override { return t_; }
+  int step() const override { return shared_.step; }
+  double time() const override { return shared_.t; }
   std::vector<HostField> fields(const std::vector<std::string>& names) override;
   std::vector<std::string> field_names() const override {
     return {"velocity", "velocity_nodes", "pressure", "vorticity", "divergence"};
@@ -44,10 +71,12 @@ class FlowModel : public Model, public FlowAccess {
   const backend::Backend& backend() const override { return be_; }
   double density() const override { return setup_.density; }
   double viscosity() const override { return setup_.viscosity; }
-  std::optional<Vec3> boundary_velocity(index n) const override { return boundary_nodes_(n, t_); }
-  const Field& fluxes() const override { return *u_; }
+  std::optional<Vec3> boundary_velocity(index n) const override {
+    return boundary_nodes_(n, shared_.t);
+  }
+  const Field& fluxes() const override { return *shared_.u; }
   const Field& previous_fluxes() const override { return *u_old_; }
-  double last_dt() const override { return last_dt_; }
+  double last_dt() const override { return shared_.last_dt; }
   const Field& cell_velocity() override;
   const Field& vorticity() override;
 
@@ -73,7 +102,7 @@ class FlowModel : public Model, public FlowAccess {
   // dt/2 C(a) to the left side (MomentumOperator::convection_dt = dt/2).
   void convection_rhs(double dt, Field& y);
   const Field& advecting() const { return *advecting_; }
-  // After the velocity of the new step is in u_ (with ghosts): advances the clock and measures
+  // After the velocity of the new step is in flow_.u (with ghosts): advances the clock and measures
   // the Courant number, the face CFL number and max|DU|; SolveError when the velocity is not
   // finite or the Courant number is above time.max_cfl (a diverging run).
   void finish_step(double dt);
@@ -82,31 +111,18 @@ class FlowModel : public Model, public FlowAccess {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Setup setup_;
-  const physics::TimeControl time_;
-  std::vector<real> face_diagonal_;     // per local face: diag(M) (2D: M; 3D: of M_RT)
-  std::vector<real> edge_diagonal_;     // per local curl entity: diag(W) (2D: W; 3D: of W_mp)
-  std::unique_ptr<Coefficients> coef_;  // set once in the constructor
-  FieldPtr u_;                          // faces: U of the current step, with ghosts
-  FieldPtr p_;                          // cells: kinematic pressure (ns-exact: when recovered)
-  std::unique_ptr<PressureSolve> pressure_solve_;
-  double t_ = 0, last_dt_ = 0;  // last_dt_: 0 before the first step
-  int step_ = 0;
-  // Co = dt max_c sum_f |U_f| / (2 V_c) (OpenFOAM's Courant number, what time.cfl sets), the
-  // face CFL number dt max_f |U_f| / (d min V), max|DU| and the relative change per unit time
-  // |U^(n+1) - U^n|_M / (dt |U^(n+1)|_M) in the kinetic-energy norm |x|_M^2 = x^T M x, of the
-  // last step; max_div_: over every step so far.
-  double last_courant_ = 0, last_cfl_ = 0, last_div_ = 0, max_div_ = 0, last_change_ = 0;
-  double rate_ = 0;            // courant_rate() of the current U (the next step's dt comes from it)
-  bool steady_ = false;        // last_change_ fell below time.steady_tolerance
-  bool noise_warned_ = false;  // time.steady_tolerance was found within the solver noise
+  // The shared state, read-only to the models: only this class's step code changes it (the
+  // models write the values of U and p through the backend, never the members).
+  const FlowState& flow_ = shared_;
 
  private:
   void check_balance(const config::Case& c, const BoundaryData& b) const;
   real courant_rate();  // max_c sum_f |U_f| / (2 V_c): Co per unit time step
-  // last_change_ of the step just taken (U^n in u_old_, convected_ as scratch), and whether
+  // last_change of the step just taken (U^n in u_old_, convected_ as scratch), and whether
   // the run is steady.
   void measure_change(double dt);
 
+  FlowState shared_;  // declared before everything built from it
   std::string name_;
   EdgeStar wall_star_;  // 3D: the wall map of W_mp (its matrix is on the backend)
   BoundaryNodeVelocity boundary_nodes_;

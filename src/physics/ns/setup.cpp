@@ -16,13 +16,13 @@
 #include <string_view>
 
 #include "config/suggest.hpp"
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
 #include "physics/model.hpp"
 #include "physics/solver_settings.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {

@@ -13,8 +13,8 @@
 #include <queue>
 #include <set>
 
-#include "core/error.hpp"
 #include "core/collectives.hpp"
+#include "core/error.hpp"
 #include "topology/tree_cotree.hpp"
 
 namespace scfd::physics::ns {
@@ -55,8 +55,8 @@ BoundaryFaces gather_fixed_faces(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {all_gather(mine.gid), all_gather(mine.sign),
-          all_gather(mine.flux), all_gather(mine.patch)};
+  return {all_gather(mine.gid), all_gather(mine.sign), all_gather(mine.flux),
+          all_gather(mine.patch)};
 }
 
 struct Chain {
@@ -171,9 +171,8 @@ SurfaceFaces gather_surface(const topology::Mesh& m, const Setup& s,
     mine.flux.push_back(flux[f]);
     mine.patch.push_back(p);
   }
-  return {all_gather(mine.edge),  all_gather(mine.ends),
-          all_gather(mine.sign),  all_gather(mine.flux),
-          all_gather(mine.patch), all_gather(mine.outlet_edges)};
+  return {all_gather(mine.edge), all_gather(mine.ends),  all_gather(mine.sign),
+          all_gather(mine.flux), all_gather(mine.patch), all_gather(mine.outlet_edges)};
 }
 
 // F as a topology::Surface, its edges and nodes numbered densely in gid order (every rank

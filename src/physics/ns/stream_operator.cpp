@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "halo/overlap.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics::ns {
 namespace {

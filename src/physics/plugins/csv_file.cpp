@@ -9,9 +9,9 @@
 #include <cstring>
 #include <fstream>
 
+#include "core/collectives.hpp"
 #include "core/failure.hpp"
 #include "core/log.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics {
 

@@ -26,11 +26,11 @@
 #include <optional>
 
 #include "config/suggest.hpp"
+#include "core/collectives.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/ns/post.hpp"
 #include "physics/plugins/csv_file.hpp"
 #include "physics/plugins/plugin_list.hpp"
-#include "core/collectives.hpp"
 
 namespace scfd::physics {
 namespace {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <array>
 
-#include "physics/ns/post.hpp"
 #include "core/collectives.hpp"
+#include "physics/ns/post.hpp"
 #include "topology/p1.hpp"
 
 namespace scfd::physics {
