@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# scripts/bundle_gpu_tests.sh OUTDIR: scripts/bundle.sh OUTDIR, plus the `gl` twin-test binaries
-# (every kernel against its cpu twin, PCG and the scalars on both field storages; the GL runtime
-# and the fragment driver) and a runner,
+# scripts/bundle_gpu_tests.sh OUTDIR: scripts/bundle.sh OUTDIR, plus the `gl` test binaries that
+# compare GPU results with the cpu backend (the conformance suite: every backend of the table, in
+# each precision and storage, against cpu; the GL operators' internals; the fragment driver) and a
+# runner,
 #
-#   OUTDIR/libexec/gl_backend_test, gl_operators_test, gl_raster_test   (debug info stripped)
+#   OUTDIR/libexec/conformance_test, gl_operators_test, gl_raster_test   (debug info stripped)
 #   OUTDIR/bin/gpu-tests      runs them on the node's GPU (SCFD_GL_DEVICE picks one); exit 0
 #                             when every test passes
 #
@@ -14,24 +15,26 @@ set -euo pipefail
 if [ $# -ne 1 ]; then echo "usage: $0 OUTDIR" >&2; exit 2; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$1"
-tests=(gl_backend_test gl_operators_test gl_raster_test)
+# Paths under build/tests.
+tests=(conformance/conformance_test gl/gl_operators_test gl/gl_raster_test)
 for t in "${tests[@]}"; do
-  [ -x "$root/build/tests/gl/$t" ] || { echo "$0: build/tests/gl/$t not built" >&2; exit 2; }
+  [ -x "$root/build/tests/$t" ] || { echo "$0: build/tests/$t not built" >&2; exit 2; }
 done
 "$root/scripts/bundle.sh" "$out"
-for t in "${tests[@]}"; do
-  strip --strip-debug -o "$out/libexec/$t" "$root/build/tests/gl/$t"
+for path in "${tests[@]}"; do
+  t="$(basename "$path")"
+  strip --strip-debug -o "$out/libexec/$t" "$root/build/tests/$path"
   missing=$(LD_LIBRARY_PATH="$out/lib" ldd "$out/libexec/$t" | grep "not found" || true)
   [ -z "$missing" ] || { echo "$0: $t needs libraries outside the bundle: $missing" >&2; exit 1; }
 done
 cat >"$out/bin/gpu-tests" <<'RUNNER'
 #!/usr/bin/env bash
 # The gl twin tests on this node's GPU (scripts/bundle_gpu_tests.sh). Extra arguments go to
-# every binary (e.g. --gtest_filter='*fp64_buffer').
+# every binary (e.g. --gtest_filter='*gl_compute_fp64_buffer').
 here="$(cd "$(dirname "$0")/.." && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
-for t in gl_backend_test gl_operators_test gl_raster_test; do
+for t in conformance_test gl_operators_test gl_raster_test; do
   "$here/libexec/$t" "$@" || status=1
 done
 exit $status

@@ -1,7 +1,8 @@
-// The halo overlap's two parts (backend::Rows): on every backend (cpu, gl-compute on buffers and
-// textures, gl-raster), an operator computed as Rows::inner then Rows::interface gives the same
-// bits on every owned output as one Rows::all call, its inner part alone computes the leading
-// outputs (and no others), and ghost outputs stay untouched. Rank meshes of a 2D and a 3D jittered
+// The halo overlap's two parts (backend::Rows): on every backend of the table in each of its
+// precisions and storages (tests/conformance/variants.hpp), an operator computed as Rows::inner
+// then Rows::interface gives the same bits on every owned output as one Rows::all call, its
+// inner part alone computes the leading outputs (and no others), and ghost outputs stay
+// untouched. Rank meshes of a 2D and a 3D jittered
 // mesh cut in two by METIS, large enough that the inner part exceeds the GPU alignment.
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/test_meshes.hpp"
+#include "conformance/variants.hpp"
 #include "mesh_io/generate.hpp"
 #include "partition/extract.hpp"
 #include "partition/partition.hpp"
@@ -26,16 +28,6 @@ using backend::Rows;
 
 constexpr real kSentinel = 4096.5;
 
-struct Variant {
-  const char* name;
-  const char* backend;
-  const char* storage;
-};
-constexpr Variant kVariants[] = {{"cpu", "cpu", "buffer"},
-                                 {"compute_buffer", "gl-compute", "buffer"},
-                                 {"compute_texture", "gl-compute", "texture"},
-                                 {"raster", "gl-raster", "texture"}};
-
 // Rank 0 of the mesh cut in two parts.
 const Mesh& rank_mesh(int dim) {
   static const auto make = [](int d) {
@@ -48,11 +40,9 @@ const Mesh& rank_mesh(int dim) {
   return dim == 3 ? cube : square;
 }
 
-class OverlapRows : public ::testing::TestWithParam<Variant> {
+class OverlapRows : public ::testing::TestWithParam<BackendVariant> {
  protected:
-  void SetUp() override {
-    be_ = backend::make_backend(GetParam().backend, {.storage = GetParam().storage});
-  }
+  void SetUp() override { be_ = GetParam().make(); }
   const Backend& be() const { return *be_; }
   std::unique_ptr<Field> random(index n, std::uint64_t seed) const {
     return be().make_field_from(random_field(static_cast<std::size_t>(n), seed));
@@ -154,8 +144,8 @@ TEST_P(OverlapRows, OperatorsInTwoPartsEqualOneCall) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, OverlapRows, ::testing::ValuesIn(kVariants),
-                         [](const auto& v) { return std::string(v.param.name); });
+INSTANTIATE_TEST_SUITE_P(conformance, OverlapRows, ::testing::ValuesIn(backend_variants()),
+                         VariantName());
 
 }  // namespace
 }  // namespace scfd::test
