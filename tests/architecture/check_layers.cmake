@@ -3,6 +3,8 @@
 #     the module map of the architecture, so a forbidden dependency fails the tests, not a review.
 #  2. physics and app never include backend/cpu or backend/opengl: they reach every backend through
 #     the Backend interface (backend/backend.hpp, backend/registry.hpp, backend/traffic.hpp).
+#     Among the tests, only tests/gl (what is GL-specific) includes backend/opengl: the rest,
+#     tests/conformance above all, reach the GL backend through the table of backends.
 #  3. Only src/gl includes EGL/GL headers, only src/output VTK, only src/partition METIS, only
 #     src/config toml++.
 #  4. Collectives (MPI_Allreduce, MPI_Bcast, MPI_Allgather, MPI_Alltoall, MPI_Barrier, ...) are
@@ -62,6 +64,19 @@ foreach(module IN LISTS modules)
         endif()
       endif()
     endforeach()
+  endforeach()
+endforeach()
+
+# 2b. Tests reach the GL backend through the table, but for tests/gl.
+file(GLOB_RECURSE test_files "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.hpp")
+foreach(file IN LISTS test_files)
+  file(RELATIVE_PATH rel "${SOURCE_DIR}" "${file}")
+  if(rel MATCHES "^tests/gl/")
+    continue()
+  endif()
+  file(STRINGS "${file}" hits REGEX "^#include \"backend/opengl/")
+  foreach(hit IN LISTS hits)
+    list(APPEND problems "${rel}: ${hit}: only tests/gl includes the GL backend's headers")
   endforeach()
 endforeach()
 
