@@ -12,6 +12,7 @@
 #include "mesh_io/generate.hpp"
 #include "solvers/amg.hpp"
 #include "solvers/assembly.hpp"
+#include "solvers/matrix_operator.hpp"
 #include "solvers/pcg.hpp"
 #include "topology/build.hpp"
 
@@ -54,27 +55,7 @@ SparseMatrix poisson(index n, bool neumann, real ay = 1) {
   return a;
 }
 
-class MatrixOperator final : public LinearOperator {
- public:
-  MatrixOperator(const backend::Backend& be, const SparseMatrix& a)
-      : be_(be), a_(be.make_matrix(a)), n_(a.rows) {
-    std::vector<real> d(static_cast<std::size_t>(n_));
-    for (index i = 0; i < n_; ++i)
-      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-        if (a.column[k] == i) d[i] = a.value[k];
-    diag_ = be.make_field_from(d);
-  }
-  index size() const override { return n_; }
-  index owned() const override { return n_; }
-  void apply(Field& x, Field& y) const override { be_.matrix_apply(*a_, x, y); }
-  void diagonal(Field& d) const override { be_.copy(*diag_, d); }
-
- private:
-  const backend::Backend& be_;
-  std::unique_ptr<backend::Matrix> a_;
-  std::unique_ptr<Field> diag_;
-  index n_;
-};
+using test::MatrixOperator;
 
 struct Solve {
   int iterations = 0;

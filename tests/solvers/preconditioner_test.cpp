@@ -13,6 +13,7 @@
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "solvers/amg.hpp"
+#include "solvers/matrix_operator.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::solvers {
@@ -36,23 +37,7 @@ SparseMatrix chain(index n) {
   return a;
 }
 
-class MatrixOperator final : public LinearOperator {
- public:
-  MatrixOperator(const backend::Backend& be, const SparseMatrix& a)
-      : be_(be), a_(be.make_matrix(a)), diag_(be.make_field(a.rows)), n_(a.rows) {
-    be.fill(*diag_, 2);
-  }
-  index size() const override { return n_; }
-  index owned() const override { return n_; }
-  void apply(Field& x, Field& y) const override { be_.matrix_apply(*a_, x, y); }
-  void diagonal(Field& d) const override { be_.copy(*diag_, d); }
-
- private:
-  const backend::Backend& be_;
-  std::unique_ptr<backend::Matrix> a_;
-  std::unique_ptr<Field> diag_;
-  index n_;
-};
+using test::MatrixOperator;
 
 TEST(Preconditioners, TableHoldsTheCaseFileWords) {
   const std::vector<std::string_view> names(preconditioner_names().begin(),
