@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/bundle_gpu_tests.sh OUTDIR: scripts/bundle.sh OUTDIR, plus the `gl` test binaries that
 # compare GPU results with the cpu backend (the conformance suite: every backend of the table, in
-# each precision and storage, against cpu; the GL operators' internals; the fragment driver) and a
-# runner,
+# each precision and storage, against cpu; the GL backend's own API, the GL operators' internals;
+# the fragment driver) and a runner,
 #
-#   OUTDIR/libexec/conformance_test, gl_operators_test, gl_raster_test   (debug info stripped)
+#   OUTDIR/libexec/conformance_test, gl_backend_test, gl_operators_test, gl_raster_test
+#                             (debug info stripped)
 #   OUTDIR/bin/gpu-tests      runs them on the node's GPU (SCFD_GL_DEVICE picks one); exit 0
 #                             when every test passes
 #
@@ -16,7 +17,7 @@ if [ $# -ne 1 ]; then echo "usage: $0 OUTDIR" >&2; exit 2; fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="$1"
 # Paths under build/tests.
-tests=(conformance/conformance_test gl/gl_operators_test gl/gl_raster_test)
+tests=(conformance/conformance_test gl/gl_backend_test gl/gl_operators_test gl/gl_raster_test)
 for t in "${tests[@]}"; do
   [ -x "$root/build/tests/$t" ] || { echo "$0: build/tests/$t not built" >&2; exit 2; }
 done
@@ -34,7 +35,7 @@ cat >"$out/bin/gpu-tests" <<'RUNNER'
 here="$(cd "$(dirname "$0")/.." && pwd)"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 status=0
-for t in conformance_test gl_operators_test gl_raster_test; do
+for t in conformance_test gl_backend_test gl_operators_test gl_raster_test; do
   "$here/libexec/$t" "$@" || status=1
 done
 exit $status
