@@ -79,75 +79,60 @@ void Backend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_f
   matrix_apply(*mesh_operators(m).integrate, v_cell, u_face, rows);
 }
 
-namespace {
-
-std::vector<real> host_scalars(const Backend& be, const Scalars& s) {
-  std::vector<real> v(static_cast<std::size_t>(s.size()));
-  be.read_scalars(s, v);
-  return v;
-}
-
-// alpha_k and omega_k of BiCGStab from its scalars; a zero divisor gives 0, as in the kernels.
-real bicgstab_alpha(const std::vector<real>& s, index rho_slot) {
-  const real r0v = s[BicgstabSlots::r0v];
-  return r0v != 0 ? s[static_cast<std::size_t>(rho_slot)] / r0v : real(0);
-}
-real bicgstab_omega(const std::vector<real>& s) {
-  return s[BicgstabSlots::tt] > 0 ? s[BicgstabSlots::ts] / s[BicgstabSlots::tt] : real(0);
-}
-
-}  // namespace
-
-void Backend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, const Field& dinv,
+// The Krylov defaults: alpha, beta and omega are formed in the solve's work slots and applied by
+// the slot forms of axpy and xpay, in the kernels' order of operations.
+void Backend::pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,
                          Field& x, Field& r, Field& z, index n) const {
   using S = PcgSlots;
-  SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
-  std::vector<real> s = host_scalars(*this, sf);
-  const std::optional<real> alpha = S::alpha(s, k);
-  if (!alpha) {
-    write_scalars(s, sf);
-    return;
-  }
-  axpy(*alpha, p, x);
-  axpy(-*alpha, q, r);
+  SCFD_CHECK(s.size() >= S::count, "PCG scalars: {} of {}", s.size(), S::count);
+  // An unsound iteration (p·q or r·z not > 0, now or before) records its first breakdown and
+  // then leaves x and r alone through the gate; z = dinv .* r and r·z are then those of before.
+  slot_check_positive(s, S::pq, S::rz_before(k), S::breakdown, k + 1);
+  slot_op(s, S::work, S::rz_before(k), SlotOp::divide, S::pq);  // alpha
+  axpy(s, {S::work, 1, S::breakdown}, p, x);
+  axpy(s, {S::work, -1, S::breakdown}, q, r);
   multiply(dinv, r, z);
-  dot(r, z, n, sf, S::rz_after(k));
-  dot(r, r, n, sf, S::rr);
+  dot(r, z, n, s, S::rz_after(k));
+  dot(r, r, n, s, S::rr);
 }
 
-void Backend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
-  const std::vector<real> s = host_scalars(*this, sf);
-  const real rz_old = s[PcgSlots::rz_before(k)];
-  xpay(z, rz_old > 0 ? s[PcgSlots::rz_after(k)] / rz_old : real(0), p);
+void Backend::pcg_direction(int k, Scalars& s, const Field& z, Field& p) const {
+  using S = PcgSlots;
+  slot_op(s, S::work, S::rz_after(k), SlotOp::divide_if_positive, S::rz_before(k));  // beta
+  xpay(z, s, {S::work}, p);
 }
 
-void Backend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
+void Backend::bicgstab_direction(int k, Scalars& s, const Field& r, const Field& v,
                                  Field& p) const {
-  const std::vector<real> s = host_scalars(*this, sf);
-  const real rho = s[BicgstabSlots::rho_now(k)], rho_old = s[BicgstabSlots::rho_before(k)];
-  const real omega = bicgstab_omega(s);
-  const real beta =
-      rho_old != 0 && omega != 0
-          ? (rho / rho_old) * (bicgstab_alpha(s, BicgstabSlots::rho_before(k)) / omega)
-          : real(0);
-  axpy(-omega, v, p);
-  xpay(r, beta, p);  // p = r + beta (p - omega v)
+  using S = BicgstabSlots;
+  const index alpha = S::work, omega = S::work + 1, beta = S::work + 2;
+  // beta = (rho_k / rho_{k-1}) (alpha_{k-1} / omega_{k-1}), 0 when rho_{k-1} or omega_{k-1} is 0.
+  slot_op(s, alpha, S::rho_before(k), SlotOp::divide, S::r0v);
+  slot_op(s, omega, S::ts, SlotOp::divide_if_positive, S::tt);
+  slot_op(s, alpha, alpha, SlotOp::divide, omega);
+  slot_op(s, beta, S::rho_now(k), SlotOp::divide, S::rho_before(k));
+  slot_op(s, beta, beta, SlotOp::multiply, alpha);
+  axpy(s, {omega, -1}, v, p);
+  xpay(r, s, {beta}, p);  // p = r + beta (p - omega v)
 }
 
-void Backend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
-                            Field& y) const {
+void Backend::bicgstab_half(int k, Scalars& s, const Field& r, const Field& v, Field& y) const {
+  using S = BicgstabSlots;
+  slot_op(s, S::work, S::rho_now(k), SlotOp::divide, S::r0v);
   copy(r, y);
-  axpy(-bicgstab_alpha(host_scalars(*this, sf), BicgstabSlots::rho_now(k)), v, y);
+  axpy(s, {S::work, -1}, v, y);
 }
 
-void Backend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
+void Backend::bicgstab_update(int k, Scalars& s, const Field& p_hat, const Field& s_hat,
                               const Field& y, const Field& t, Field& x, Field& r) const {
-  const std::vector<real> s = host_scalars(*this, sf);
-  const real omega = bicgstab_omega(s);
-  axpy(bicgstab_alpha(s, BicgstabSlots::rho_now(k)), p_hat, x);
-  axpy(omega, s_hat, x);
+  using S = BicgstabSlots;
+  const index alpha = S::work, omega = S::work + 1;
+  slot_op(s, alpha, S::rho_now(k), SlotOp::divide, S::r0v);
+  slot_op(s, omega, S::ts, SlotOp::divide_if_positive, S::tt);
+  axpy(s, {alpha}, p_hat, x);
+  axpy(s, {omega}, s_hat, x);
   copy(y, r);
-  axpy(-omega, t, r);
+  axpy(s, {omega, -1}, t, r);
 }
 
 namespace {

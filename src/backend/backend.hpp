@@ -10,7 +10,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -85,6 +84,22 @@ class Matrix {
   virtual index cols() const = 0;
 };
 
+// Arithmetic on the slots of Scalars where the backend keeps them (Backend::slot_op): s[out] =
+//   divide:             s[a] / s[b], 0 when s[b] is 0;
+//   divide_if_positive: s[a] / s[b], 0 when s[b] is not > 0;
+//   multiply:           s[a] s[b], 0 when either is 0 (so a zero factor wins over an infinite one).
+// Each reads s[a] and s[b] before writing s[out], which may be either of them.
+enum class SlotOp { divide, divide_if_positive, multiply };
+
+// A coefficient read from Scalars (Backend::axpy and xpay with Scalars): sign * s[slot]. While
+// s[gate] is not 0 (a breakdown recorded by slot_check_positive) the update leaves y alone.
+struct SlotCoefficient {
+  static constexpr index none = -1;
+  index slot = 0;
+  real sign = 1;
+  index gate = none;
+};
+
 // The slots of a PCG solve's Scalars (Backend::pcg_update and pcg_direction; kernels get them as
 // the defines PCG_PQ, PCG_RR, PCG_BREAKDOWN, PCG_BREAKDOWN_PQ, PCG_BREAKDOWN_RZ).
 struct PcgSlots {
@@ -94,22 +109,10 @@ struct PcgSlots {
   // 0 while the iteration is sound; else 1 + the first iteration at which p·q or r·z was not > 0,
   // with those two values in the next slots.
   static constexpr index breakdown = 4, breakdown_pq = 5, breakdown_rz = 6;
-  static constexpr index count = 7;
+  static constexpr index work = 7;  // alpha or beta of the default updates (Backend's)
+  static constexpr index count = 8;
   static constexpr index rz_before(int k) { return rz0 + k % 2; }
   static constexpr index rz_after(int k) { return rz0 + (k + 1) % 2; }
-  // On host copies of the slots: alpha = rz / pq of iteration k when the iteration is sound;
-  // otherwise nothing, with s[rz_after(k)] = rz and a first breakdown recorded (pcg_update).
-  static std::optional<real> alpha(std::span<real> s, int k) {
-    const real p_q = s[pq], rz_old = s[rz_before(k)];
-    if (s[breakdown] == 0 && p_q > 0 && rz_old > 0) return rz_old / p_q;
-    if (s[breakdown] == 0) {
-      s[breakdown] = k + 1;
-      s[breakdown_pq] = p_q;
-      s[breakdown_rz] = rz_old;
-    }
-    s[rz_after(k)] = rz_old;
-    return std::nullopt;
-  }
 };
 
 // The slots of a BiCGStab solve's Scalars (Backend::bicgstab_direction, bicgstab_half,
@@ -120,7 +123,9 @@ struct PcgSlots {
 struct BicgstabSlots {
   static constexpr index rho0 = 0;  // r0·r: slot rho0 + k % 2 at iteration k
   static constexpr index rr = 2, r0v = 3, ts = 4, tt = 5;
-  static constexpr index count = 6;
+  static constexpr index work = 6;  // work, work + 1, work + 2: the default updates' alpha,
+                                    // omega and beta (Backend's)
+  static constexpr index count = 9;
   static constexpr index rho_now(int k) { return rho0 + k % 2; }
   static constexpr index rho_before(int k) { return rho0 + (k + 1) % 2; }
 };
@@ -190,10 +195,20 @@ class Backend {
   virtual void write_scalars(std::span<const real> values, Scalars& s) const = 0;
   // s[slot] = this rank's sum of x_i y_i over the first n entries, left on the backend.
   virtual void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const = 0;
+  // s[out] = s[a] op s[b] (SlotOp), on the backend: no read-back.
+  virtual void slot_op(Scalars& s, index out, index a, SlotOp op, index b) const = 0;
+  // The first failure of "s[a] > 0 and s[b] > 0" recorded: when s[flag] is 0 and the test fails,
+  // s[flag] = tag, s[flag + 1] = s[a], s[flag + 2] = s[b]; otherwise nothing changes.
+  virtual void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const = 0;
+  // y = y + c x and y = x + c y with c = a.sign * s[a.slot] taken on the backend (nothing while
+  // s[a.gate] is not 0), with the bits of the real-coefficient forms above.
+  virtual void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const = 0;
+  virtual void xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const = 0;
 
-  // The Krylov updates below default to their steps as core operations (the scalars read to the
-  // host to form alpha, beta, omega), with the cpu kernel's bits on every owned entry (ghost
-  // entries are updated too); the GL backend fuses all five, the cpu backend pcg_update.
+  // The Krylov updates below default to their steps as core operations, alpha, beta and omega
+  // formed in the solve's work slots by slot_op and applied by the slot forms of axpy and xpay
+  // (no read-back), with the kernels' bits on every owned entry (ghost entries are updated too);
+  // the GL backend fuses all five, the cpu backend pcg_update.
   // The fused update of PCG iteration k, its scalars in s (PcgSlots): with pq = s[pq] and
   // rz = s[rz_before(k)], if s[breakdown] = 0, pq > 0 and rz > 0:
   //   x += alpha p, r -= alpha q, z = dinv .* r (alpha = rz / pq, first n entries),
@@ -204,7 +219,7 @@ class Backend {
                           Field& x, Field& r, Field& z, index n) const;
   // The search direction after iteration k: p = z + beta p, beta = s[rz_after(k)] /
   // s[rz_before(k)] (0 when the divisor is not > 0).
-  virtual void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const;
+  virtual void pcg_direction(int k, Scalars& s, const Field& z, Field& p) const;
 
   // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
   // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
@@ -232,11 +247,10 @@ class Backend {
   //              omega_{k-1}) (called before r0·v, t·s, t·t of iteration k are computed);
   //   half:      y = r - alpha_k v;
   //   update:    x = (x + alpha_k p_hat) + omega_k s_hat, r = y - omega_k t (y: half's output).
-  virtual void bicgstab_direction(int k, const Scalars& s, const Field& r, const Field& v,
+  virtual void bicgstab_direction(int k, Scalars& s, const Field& r, const Field& v,
                                   Field& p) const;
-  virtual void bicgstab_half(int k, const Scalars& s, const Field& r, const Field& v,
-                             Field& y) const;
-  virtual void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
+  virtual void bicgstab_half(int k, Scalars& s, const Field& r, const Field& v, Field& y) const;
+  virtual void bicgstab_update(int k, Scalars& s, const Field& p_hat, const Field& s_hat,
                                const Field& y, const Field& t, Field& x, Field& r) const;
 
   // Discrete-calculus operators of docs/architecture.md §2, defined exactly in

@@ -101,19 +101,26 @@ double RasterReducer::reduce(Op op, const FieldStorage& x, const FieldStorage* y
 
 void RasterReducer::reduce_into(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n,
                                 Buffer& out, std::size_t offset) {
+  const FieldStorage* r = run(op, x, y, n);
+  if (r != nullptr) {
+    copy_into(*r, out, offset);
+    return;
+  }
   const std::size_t bytes = precision_ == Precision::fp64 ? 8 : 4;
   SCFD_CHECK(offset + bytes <= out.size() && offset % bytes == 0,
              "raster reduction into byte {} of a {}-byte buffer", offset, out.size());
-  const FieldStorage* r = run(op, x, y, n);
-  if (r == nullptr) {
-    const double zero = 0;
-    const float zero32 = 0;
-    out.upload_bytes(precision_ == Precision::fp64 ? static_cast<const void*>(&zero) : &zero32,
-                     bytes, offset);
-    return;
-  }
+  const double zero = 0;
+  const float zero32 = 0;
+  out.upload_bytes(precision_ == Precision::fp64 ? static_cast<const void*>(&zero) : &zero32, bytes,
+                   offset);
+}
+
+void RasterReducer::copy_into(const FieldStorage& f, Buffer& out, std::size_t offset) const {
+  const std::size_t bytes = precision_ == Precision::fp64 ? 8 : 4;
+  SCFD_CHECK(offset + bytes <= out.size() && offset % bytes == 0,
+             "raster copy into byte {} of a {}-byte buffer", offset, out.size());
   glBindBuffer(GL_PIXEL_PACK_BUFFER, out.id());
-  read_value(*r, reinterpret_cast<void*>(offset));  // NOLINT: an offset into the bound buffer
+  read_value(f, reinterpret_cast<void*>(offset));  // NOLINT: an offset into the bound buffer
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);  // a GL command: later draws and dispatches see it
 }
 

@@ -31,6 +31,8 @@ class RasterReducer {
   // `out` (no read-back; later draws and dispatches see it).
   void reduce_into(Op op, const FieldStorage& x, const FieldStorage* y, std::size_t n, Buffer& out,
                    std::size_t offset);
+  // Entry 0 of f (a field of this precision) copied on the device to byte `offset` of `out`.
+  void copy_into(const FieldStorage& f, Buffer& out, std::size_t offset) const;
 
  private:
   // Runs the passes; the result is entry 0 of the returned field (null when n = 0).

@@ -66,37 +66,50 @@ class Fallback final : public backend::cpu::CpuBackend {
   }
 };
 
-// PCG's fused update (cpu kernel) and its default (core operations): the same bits on the owned
-// entries and in the scalars, for a sound iteration and for a breakdown.
+// PCG's fused update (cpu kernel) and its default (core operations with the scalars in slots):
+// the same bits on the owned entries and in every slot but the default's work slot, for a sound
+// iteration and for a breakdown (p·q < 0), from a consistent state (z = dinv .* r, r·z and r·r
+// in their slots: after a breakdown the default recomputes z, r·z and r·r from the unchanged r,
+// where the kernel keeps them).
 TEST(KrylovFallback, PcgUpdateGivesTheKernelsBits) {
+  using S = backend::PcgSlots;
   const backend::cpu::CpuBackend kernels;
   const Fallback fallback;
   constexpr index kSize = 1000, kOwned = 900;
+  constexpr int kIteration = 3;
   for (const real pq : {0.7, -0.7}) {
     std::vector<real> results[2], scalars[2];
     int b = 0;
     for (const backend::Backend* be : {static_cast<const backend::Backend*>(&kernels),
                                        static_cast<const backend::Backend*>(&fallback)}) {
-      std::vector<std::unique_ptr<Field>> f;
-      for (std::uint64_t k = 0; k < 6; ++k)
-        f.push_back(be->make_field_from(random_field(kSize, k)));
-      auto s = be->make_scalars(backend::PcgSlots::count);
-      std::vector<real> slots(backend::PcgSlots::count, 0);
-      slots[backend::PcgSlots::pq] = pq;
-      slots[backend::PcgSlots::rz_before(3)] = 0.4;
+      std::vector<std::unique_ptr<Field>> f;  // p, q, dinv, x, r, z
+      for (std::uint64_t k = 0; k < 6; ++k) {
+        std::vector<real> v = random_field(kSize, k);
+        if (k == 2)
+          for (real& d : v) d = std::abs(d) + 0.5;  // dinv > 0
+        f.push_back(be->make_field_from(v));
+      }
+      be->multiply(*f[2], *f[4], *f[5]);
+      auto s = be->make_scalars(S::count);
+      std::vector<real> slots(S::count, 0);
+      slots[S::pq] = pq;
+      slots[S::rz_before(kIteration)] = be->dot(*f[4], *f[5], kOwned);
+      slots[S::rr] = be->dot(*f[4], *f[4], kOwned);
       be->write_scalars(slots, *s);
-      be->pcg_update(3, *s, *f[0], *f[1], *f[2], *f[3], *f[4], *f[5], kOwned);
+      be->pcg_update(kIteration, *s, *f[0], *f[1], *f[2], *f[3], *f[4], *f[5], kOwned);
       for (int k = 3; k < 6; ++k) {
         std::vector<real> v(kSize);
         be->download(*f[k], v);
         results[b].insert(results[b].end(), v.begin(), v.begin() + kOwned);
       }
-      scalars[b].resize(backend::PcgSlots::count);
+      scalars[b].resize(S::count);
       be->read_scalars(*s, scalars[b]);
+      scalars[b][S::work] = 0;
       ++b;
     }
     EXPECT_EQ(results[0], results[1]) << "pq = " << pq;
     EXPECT_EQ(scalars[0], scalars[1]) << "pq = " << pq;
+    EXPECT_EQ(scalars[1][S::breakdown], pq > 0 ? 0 : kIteration + 1) << "pq = " << pq;
   }
 }
 

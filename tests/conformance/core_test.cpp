@@ -18,6 +18,8 @@
 // rounded, so reciprocal may differ by an ulp.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -250,7 +252,7 @@ TEST_P(CoreOperations, ScalarsRoundTripAndDotIntoASlot) {
   std::vector<real> got(PcgSlots::count, 1);
   gpu->read_scalars(*s.gpu, got);
   EXPECT_EQ(got, std::vector<real>(PcgSlots::count, 0));  // made as zeros
-  const std::vector<real> v = {0.5, -2, 3.25, static_cast<real>(1e-3f), 0, 7, 1};
+  const std::vector<real> v = {0.5, -2, 3.25, static_cast<real>(1e-3f), 0, 7, 1, -4};
   gpu->write_scalars(v, *s.gpu);
   gpu->read_scalars(*s.gpu, got);
   for (std::size_t k = 0; k < v.size(); ++k)
@@ -276,10 +278,95 @@ TEST_P(CoreOperations, ScalarsRoundTripAndDotIntoASlot) {
   }
 }
 
+// slot_op, slot_check_positive and the slot forms of axpy and xpay against the cpu: the slots
+// bit for bit (fp64; fp32 scalars round the quotients), the fields as axpy and xpay do.
+TEST_P(CoreOperations, SlotOperationsMatchCpu) {
+  using backend::SlotCoefficient;
+  using backend::SlotOp;
+  constexpr index kCount = 8;  // 0..3 operands, 4..6 a record (flag 4), 7 a result
+  const std::vector<real> s0 = {0.75, -2.5, 0, 3, 0, 0, 0, 1};
+  const real tol = elementwise_tolerance(fp32());
+  const auto expect_slots = [&](const Scalars& c, const Scalars& g, const std::string& what) {
+    std::vector<real> want(kCount), got(kCount);
+    cpu.read_scalars(c, want);
+    gpu->read_scalars(g, got);
+    for (std::size_t j = 0; j < want.size(); ++j)
+      EXPECT_LE(std::abs(got[j] - want[j]), tol * std::abs(want[j]))
+          << what << ": slot " << j << " " << got[j] << " vs " << want[j];
+    return want;
+  };
+  struct Case {
+    index out, a;
+    SlotOp op;
+    index b;
+    real want;
+  };
+  const Case cases[] = {
+      {7, 0, SlotOp::divide, 3, 0.25},
+      {7, 0, SlotOp::divide, 1, -0.3},
+      {7, 0, SlotOp::divide, 2, 0},
+      {7, 0, SlotOp::divide_if_positive, 3, 0.25},
+      {7, 0, SlotOp::divide_if_positive, 1, 0},
+      {7, 0, SlotOp::divide_if_positive, 2, 0},
+      {7, 1, SlotOp::multiply, 3, -7.5},
+      {7, 1, SlotOp::multiply, 2, 0},
+      {0, 0, SlotOp::divide, 3, 0.25},  // the result replaces an operand
+  };
+  for (const Case& c : cases) {
+    ScalarPair s{cpu.make_scalars(kCount), gpu->make_scalars(kCount)};
+    cpu.write_scalars(s0, *s.cpu);
+    gpu->write_scalars(s0, *s.gpu);
+    cpu.slot_op(*s.cpu, c.out, c.a, c.op, c.b);
+    gpu->slot_op(*s.gpu, c.out, c.a, c.op, c.b);
+    const std::string what =
+        fmt::format("slot_op {} {} {} -> {}", c.a, static_cast<int>(c.op), c.b, c.out);
+    const std::vector<real> want = expect_slots(*s.cpu, *s.gpu, what);
+    EXPECT_NEAR(want[static_cast<std::size_t>(c.out)], c.want, 1e-15) << what;
+  }
+
+  // A record: nothing while both are > 0, the first failure, then nothing again.
+  ScalarPair s{cpu.make_scalars(kCount), gpu->make_scalars(kCount)};
+  cpu.write_scalars(s0, *s.cpu);
+  gpu->write_scalars(s0, *s.gpu);
+  const std::vector<real> recorded = {0.75, -2.5, 0, 3, 5, -2.5, 3, 1};
+  for (const auto& [a, b, tag, after] : {std::tuple{0, 3, 4.0, s0}, std::tuple{1, 3, 5.0, recorded},
+                                         std::tuple{2, 3, 6.0, recorded}}) {
+    cpu.slot_check_positive(*s.cpu, a, b, 4, tag);
+    gpu->slot_check_positive(*s.gpu, a, b, 4, tag);
+    EXPECT_EQ(expect_slots(*s.cpu, *s.gpu, fmt::format("check {} {}", a, b)), after);
+  }
+
+  // Coefficients: -s[0]; s[1] through an open gate (s[2] = 0); s[3] through a shut one (s[4]).
+  for (const std::size_t n : {std::size_t{0}, std::size_t{65}, std::size_t{5000}}) {
+    const std::vector<real> x = random_values(n, 40 + n, fp32());
+    const std::vector<real> y = random_values(n, 41 + n, fp32());
+    for (const SlotCoefficient c :
+         {SlotCoefficient{0, -1}, SlotCoefficient{1, 1, 2}, SlotCoefficient{3, 1, 4}}) {
+      const real a = c.gate == 4 ? 0 : c.sign * recorded[static_cast<std::size_t>(c.slot)];
+      std::vector<real> scale(n);
+      for (std::size_t i = 0; i < n; ++i) scale[i] = std::abs(y[i]) + std::abs(a * x[i]);
+      Pair xs = make_pair(x), ys = make_pair(y);
+      cpu.axpy(*s.cpu, c, *xs.cpu, *ys.cpu);
+      gpu->axpy(*s.gpu, c, *xs.gpu, *ys.gpu);
+      expect_close(ys, scale, fmt::format("axpy slot {} n={}", c.slot, n));
+      if (c.gate == 4) {
+        EXPECT_EQ(values(*gpu, *ys.gpu), y) << "axpy through a shut gate";
+      }
+      Pair xs2 = make_pair(y), ys2 = make_pair(x);  // y = x + c y with the roles swapped
+      cpu.xpay(*xs2.cpu, *s.cpu, c, *ys2.cpu);
+      gpu->xpay(*xs2.gpu, *s.gpu, c, *ys2.gpu);
+      expect_close(ys2, scale, fmt::format("xpay slot {} n={}", c.slot, n));
+      if (c.gate == 4) {
+        EXPECT_EQ(values(*gpu, *ys2.gpu), x) << "xpay through a shut gate";
+      }
+    }
+  }
+}
+
 // Iteration k = 1 (r·z before it in slot rz0 + 1, after it in slot rz0): a sound iteration
-// updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 must
-// leave x, r, z alone and record the breakdown, and a later sound-looking iteration must not
-// undo the record or move x.
+// updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 at
+// iteration k + 1 must leave x and r alone and record the breakdown, and a later sound-looking
+// iteration must not undo the record or move x.
 TEST_P(CoreOperations, PcgUpdateMatchesCpuAndIsDeterministic) {
   const real alpha = fp32() ? real(0.375f) : 0.3754321;
   using Sl = PcgSlots;
@@ -337,30 +424,33 @@ TEST_P(CoreOperations, PcgUpdateMatchesCpuAndIsDeterministic) {
       for (index j : {Sl::pq, Sl::rz_before(k), Sl::breakdown, Sl::breakdown_pq, Sl::breakdown_rz})
         EXPECT_EQ(got[j], want[j]) << "slot " << j << " size " << size;
 
-      // Breakdown: p·q = -0.5 at iteration k; then an iteration whose p·q looks sound.
-      for (const real pq : {-0.5, 1.0}) {
+      // Breakdown: p·q = -0.5 at iteration k + 1; then iteration k + 2, whose p·q looks sound.
+      const real rz_want = want[Sl::rz_after(k)], rz_got = got[Sl::rz_after(k)];
+      for (const auto& [it, pq] : {std::pair{k + 1, -0.5}, std::pair{k + 2, 1.0}}) {
         got[Sl::pq] = want[Sl::pq] = pq;
         cpu.write_scalars(want, *s.cpu);
         gpu->write_scalars(got, *s.gpu);
         const std::vector<real> x1 = values(*gpu, *xs.gpu), r1g = values(*gpu, *rs.gpu);
-        cpu.pcg_update(k, *s.cpu, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
-        gpu->pcg_update(k, *s.gpu, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
+        cpu.pcg_update(it, *s.cpu, *ps.cpu, *qs.cpu, *ds.cpu, *xs.cpu, *rs.cpu, *zs.cpu, n);
+        gpu->pcg_update(it, *s.gpu, *ps.gpu, *qs.gpu, *ds.gpu, *xs.gpu, *rs.gpu, *zs.gpu, n);
         EXPECT_EQ(values(*gpu, *xs.gpu), x1) << "x moved after a breakdown, size " << size;
         EXPECT_EQ(values(*gpu, *rs.gpu), r1g) << "r moved after a breakdown, size " << size;
-        // Each backend keeps its sums (they differ in the last bits: summation order) but
-        // r·z after = r·z before; the record is the same on both.
+        // Each backend keeps its sums (they differ in the last bits: summation order): r·z and
+        // r·r stay those of the unchanged r and z = dinv .* r (a fused kernel keeps them, the
+        // default sequence recomputes them: the same bits); the record is the same on both.
         const std::vector<real> want_before = want, got_before = got;
         cpu.read_scalars(*s.cpu, want);
         gpu->read_scalars(*s.gpu, got);
-        EXPECT_EQ(want[Sl::breakdown], k + 1);
+        EXPECT_EQ(want[Sl::breakdown], k + 2);
         EXPECT_EQ(want[Sl::breakdown_pq], -0.5);
-        EXPECT_EQ(want[Sl::breakdown_rz], alpha);
-        for (index j : {Sl::breakdown, Sl::breakdown_pq, Sl::breakdown_rz})
-          EXPECT_EQ(got[j], want[j]) << "slot " << j << " size " << size << " pq " << pq;
+        EXPECT_EQ(want[Sl::breakdown_rz], rz_want);
+        EXPECT_EQ(got[Sl::breakdown], want[Sl::breakdown]) << "size " << size << " pq " << pq;
+        EXPECT_EQ(got[Sl::breakdown_pq], want[Sl::breakdown_pq]) << "size " << size;
+        EXPECT_EQ(got[Sl::breakdown_rz], rz_got) << "size " << size << " pq " << pq;
         for (const auto* v : {&want, &got}) {
           const auto& before = v == &want ? want_before : got_before;
-          EXPECT_EQ((*v)[Sl::rz_after(k)], (*v)[Sl::rz_before(k)]);
-          EXPECT_EQ((*v)[Sl::rr], before[Sl::rr]);
+          EXPECT_EQ((*v)[Sl::rz_after(it)], (*v)[Sl::rz_before(it)]) << "size " << size;
+          EXPECT_EQ((*v)[Sl::rr], before[Sl::rr]) << "size " << size;
         }
       }
     }

@@ -55,6 +55,18 @@ class CoreOnlyBackend final : public backend::Backend {
   void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override {
     cpu_.dot(x, y, n, s, slot);
   }
+  void slot_op(Scalars& s, index out, index a, backend::SlotOp op, index b) const override {
+    cpu_.slot_op(s, out, a, op, b);
+  }
+  void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const override {
+    cpu_.slot_check_positive(s, a, b, flag, tag);
+  }
+  void axpy(const Scalars& s, backend::SlotCoefficient a, const Field& x, Field& y) const override {
+    cpu_.axpy(s, a, x, y);
+  }
+  void xpay(const Field& x, const Scalars& s, backend::SlotCoefficient a, Field& y) const override {
+    cpu_.xpay(x, s, a, y);
+  }
   // Stored sparse matrices.
   std::unique_ptr<Matrix> make_matrix(const backend::SparseMatrix& a) const override {
     return cpu_.make_matrix(a);

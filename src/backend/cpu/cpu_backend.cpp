@@ -171,6 +171,51 @@ void CpuBackend::dot(const Field& x, const Field& y, index n, Scalars& s, index 
   values(s)[static_cast<std::size_t>(slot)] = dot(x, y, n);
 }
 
+void CpuBackend::slot_op(Scalars& sf, index out, index a, SlotOp op, index b) const {
+  auto s = values(sf);
+  const real x = s[static_cast<std::size_t>(a)], y = s[static_cast<std::size_t>(b)];
+  real v = 0;
+  switch (op) {
+    case SlotOp::divide:
+      v = y != 0 ? x / y : real(0);
+      break;
+    case SlotOp::divide_if_positive:
+      v = y > 0 ? x / y : real(0);
+      break;
+    case SlotOp::multiply:
+      v = x != 0 && y != 0 ? x * y : real(0);
+      break;
+  }
+  s[static_cast<std::size_t>(out)] = v;
+}
+
+void CpuBackend::slot_check_positive(Scalars& sf, index a, index b, index flag, real tag) const {
+  auto s = values(sf);
+  const auto f = static_cast<std::size_t>(flag);
+  const real x = s[static_cast<std::size_t>(a)], y = s[static_cast<std::size_t>(b)];
+  if (s[f] != 0 || (x > 0 && y > 0)) return;
+  s[f] = tag;
+  s[f + 1] = x;
+  s[f + 2] = y;
+}
+
+namespace {
+// The coefficient of a slot form of axpy / xpay, or nothing while its gate is shut.
+std::optional<real> coefficient(std::span<const real> s, SlotCoefficient a) {
+  if (a.gate != SlotCoefficient::none && s[static_cast<std::size_t>(a.gate)] != 0)
+    return std::nullopt;
+  return a.sign * s[static_cast<std::size_t>(a.slot)];
+}
+}  // namespace
+
+void CpuBackend::axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const {
+  if (const std::optional<real> c = coefficient(values(s), a)) axpy(*c, x, y);
+}
+
+void CpuBackend::xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const {
+  if (const std::optional<real> c = coefficient(values(s), a)) xpay(x, *c, y);
+}
+
 void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf,
                             const Field& dinvf, Field& xf, Field& rf, Field& zf, index n) const {
   using S = PcgSlots;
@@ -180,9 +225,13 @@ void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf
              z.size() == x.size() && dinv.size() == x.size() && n >= 0 && n <= xf.size());
   auto s = values(sf);
   SCFD_CHECK(sf.size() >= S::count, "PCG scalars: {} of {}", sf.size(), S::count);
-  const std::optional<real> step = S::alpha(s, k);
-  if (!step) return;
-  const real alpha = *step;
+  const real pq = s[S::pq], rz_old = s[S::rz_before(k)];
+  slot_check_positive(sf, S::pq, S::rz_before(k), S::breakdown, k + 1);
+  if (s[S::breakdown] != 0) {
+    s[S::rz_after(k)] = rz_old;
+    return;
+  }
+  const real alpha = rz_old / pq;
   real rz = 0, rr = 0;
   for (index i = 0; i < n; ++i) {
     x[i] += alpha * p[i];

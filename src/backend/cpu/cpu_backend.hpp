@@ -83,6 +83,10 @@ class CpuBackend : public Backend {
   void read_scalars(const Scalars& s, std::span<real> out) const override;
   void write_scalars(std::span<const real> values, Scalars& s) const override;
   void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
+  void slot_op(Scalars& s, index out, index a, SlotOp op, index b) const override;
+  void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const override;
+  void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const override;
+  void xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const override;
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;

@@ -150,6 +150,19 @@ void ComputeDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, G
   reduce(prog, n, 1);
 }
 
+void ComputeDriver::slot_op(GlScalars& s, const SlotProgram& p) {
+  gl::Program& prog = program("slot_op");
+  prog.bind({&s.buffer()}, {}, {});
+  prog.set("op", p.op);
+  prog.set("out_slot", u32(p.out));
+  prog.set("a_slot", u32(p.a));
+  prog.set("b_slot", u32(p.b));
+  prog.set("flag", u32(p.flag));
+  prog.set_real("tag", p.tag);
+  prog.set("count", u32(p.count));
+  prog.dispatch(1);
+}
+
 void ComputeDriver::pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                                const FieldStorage& dinv, FieldStorage& x, FieldStorage& r,
                                FieldStorage& z, index n) {

@@ -39,6 +39,7 @@ class ComputeDriver final : public Driver {
   real max_abs(const FieldStorage& x, index n) override;
   void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
            index slot) override;
+  void slot_op(GlScalars& s, const SlotProgram& p) override;
   void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                   const FieldStorage& dinv, FieldStorage& x, FieldStorage& r, FieldStorage& z,
                   index n) override;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -26,6 +27,16 @@ class GlScalars;
 // pass one per entity kind), and the fragment driver as many point lists of upload_entries; the
 // oldest is dropped when a new one would exceed it.
 constexpr std::size_t kMaxIndexLists = 16;
+
+// Backend::slot_op (op: its SlotOp) or slot_check_positive (op: check_positive): the new values
+// of slots out .. out + count - 1 from slots a, b (and flag, tag), kernels/slot_ops.glsl.
+struct SlotProgram {
+  static constexpr std::uint32_t check_positive = 3;
+  std::uint32_t op = 0;
+  index out = 0, a = 0, b = 0, flag = 0;
+  real tag = 0;
+  index count = 1;
+};
 
 class Driver {
  public:
@@ -63,6 +74,8 @@ class Driver {
   virtual real max_abs(const FieldStorage& x, index n) = 0;
   virtual void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
                    index slot) = 0;
+  // Backend::slot_op and slot_check_positive (slots checked by GlBackend).
+  virtual void slot_op(GlScalars& s, const SlotProgram& p) = 0;
   // Backend::pcg_update.
   virtual void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                           const FieldStorage& dinv, FieldStorage& x, FieldStorage& r,

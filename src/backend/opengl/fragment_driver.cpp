@@ -2,7 +2,7 @@
 #include "backend/opengl/fragment_driver.hpp"
 
 #include <algorithm>
-#include <optional>
+#include <cstdint>
 
 #include "backend/opengl/gl_backend.hpp"
 #include "backend/opengl/node_system.hpp"
@@ -110,38 +110,59 @@ void FragmentDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, 
                         static_cast<std::size_t>(slot) * real_bytes(s.acc()));
 }
 
-// The scalars are read back (alpha and the breakdown test on the host), the three vector updates
-// are element-wise bodies over the first n entries, and r·z and r·r are fold reductions into
-// their slots. The same updates as pcg_update.glsl, bit for bit: x + alpha p, r + (-alpha) q
-// (= r - alpha q), dinv .* r.
+// Each new slot value is drawn into entry 0 of a one-entry field (all of them before any is
+// stored, so each reads the slots as they were) and copied into its slot on the device.
+void FragmentDriver::slot_op(GlScalars& s, const SlotProgram& p) {
+  gl::Body& prog = be_->body("slot_value");
+  for (index j = 0; j < p.count; ++j) {
+    auto& out = slot_fields_[static_cast<std::size_t>(j)];
+    if (out.size() == 0)
+      out =
+          FieldStorage(1, be_->gl_precision(), be_->storage_kind(), be_->device().max_texture_size);
+    prog.bind({&s.buffer()}, {}, {&out});
+    prog.set("op", p.op);
+    prog.set("out_slot", u32(p.out));
+    prog.set("which", u32(j));
+    prog.set("a_slot", u32(p.a));
+    prog.set("b_slot", u32(p.b));
+    prog.set("flag", u32(p.flag));
+    prog.set_real("tag", p.tag);
+    prog.run(1);
+  }
+  for (index j = 0; j < p.count; ++j)
+    reducer().copy_into(slot_fields_[static_cast<std::size_t>(j)], s.buffer(),
+                        static_cast<std::size_t>(p.out + j) * real_bytes(s.acc()));
+}
+
+// Backend's default sequence over the first n entries, with no read-back: the breakdown check
+// and alpha in slots (slot_op), the two gated updates (axpy_slot.glsl), z = dinv .* r, and r·z,
+// r·r as fold reductions into their slots. The same bits as pcg_update.glsl: x + alpha p,
+// r + (-alpha) q (= r - alpha q), dinv .* r.
 void FragmentDriver::pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                                 const FieldStorage& dinv, FieldStorage& x, FieldStorage& r,
                                 FieldStorage& z, index n) {
-  std::vector<real> v(static_cast<std::size_t>(s.size()));
-  be_->read_scalars(s, v);
-  const std::optional<real> step = PcgSlots::alpha(v, k);
-  if (!step) {
-    be_->write_scalars(v, s);
-    return;
-  }
-  const real alpha = *step;
-  const auto update = [&](const char* kernel, real a, const FieldStorage& in, FieldStorage& out) {
-    gl::Body& prog = be_->body(kernel);
-    prog.bind({}, {&in}, {&out});
-    prog.set_real("a", a);
+  using S = PcgSlots;
+  be_->slot_check_positive(s, S::pq, S::rz_before(k), S::breakdown, k + 1);
+  be_->slot_op(s, S::work, S::rz_before(k), SlotOp::divide, S::pq);  // alpha
+  const auto update = [&](real sign, const FieldStorage& in, FieldStorage& out) {
+    gl::Body& prog = be_->body("axpy_slot");
+    prog.bind({&s.buffer()}, {&in}, {&out});
+    prog.set("slot", u32(S::work));
+    prog.set("gate", static_cast<std::int32_t>(S::breakdown));
+    prog.set_real("sign", sign);
     prog.run(static_cast<std::size_t>(n));
   };
-  update("axpy", alpha, p, x);
-  update("axpy", -alpha, q, r);
+  update(1, p, x);
+  update(-1, q, r);
   gl::Body& mul = be_->body("multiply");
   mul.bind({}, {&dinv, &r}, {&z});
   mul.run(static_cast<std::size_t>(n));
   const std::size_t bytes = real_bytes(s.acc());
   gl::RasterReducer& reduce = reducer();
   reduce.reduce_into(gl::RasterReducer::Op::dot, r, &z, static_cast<std::size_t>(n), s.buffer(),
-                     static_cast<std::size_t>(PcgSlots::rz_after(k)) * bytes);
+                     static_cast<std::size_t>(S::rz_after(k)) * bytes);
   reduce.reduce_into(gl::RasterReducer::Op::dot, r, &r, static_cast<std::size_t>(n), s.buffer(),
-                     static_cast<std::size_t>(PcgSlots::rr) * bytes);
+                     static_cast<std::size_t>(S::rr) * bytes);
 }
 
 std::unique_ptr<NodeSystem> FragmentDriver::make_node_system(const topology::Mesh& m,

@@ -49,6 +49,7 @@ class FragmentDriver final : public Driver {
   void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
            index slot) override;
   // The thesis's way (see fragment_driver.cpp).
+  void slot_op(GlScalars& s, const SlotProgram& p) override;
   void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                   const FieldStorage& dinv, FieldStorage& x, FieldStorage& r, FieldStorage& z,
                   index n) override;
@@ -70,6 +71,7 @@ class FragmentDriver final : public Driver {
 
   const GlBackend* be_ = nullptr;
   std::unique_ptr<scfd::gl::RasterReducer> reducer_;
+  std::array<FieldStorage, 3> slot_fields_;  // slot_op's new values, made on first use
   std::unique_ptr<scfd::gl::PointWriter> points_;
   // Halo receives: a point list per range written.
   std::vector<std::pair<std::array<std::size_t, 3>, scfd::gl::PointWriter::Points>> point_lists_;

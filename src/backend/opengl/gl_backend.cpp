@@ -274,6 +274,10 @@ void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index 
   state_->driver->dot(storage(x), storage(y), n, s, slot);
 }
 
+Driver& GlBackend::driver() const {
+  return *state_->driver;
+}
+
 void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, const Field& dinv,
                            Field& x, Field& r, Field& z, index n) const {
   check_same_size(p, x);

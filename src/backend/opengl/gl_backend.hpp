@@ -71,15 +71,18 @@ class GlBackend final : public Backend {
   void read_scalars(const Scalars& s, std::span<real> out) const override;
   void write_scalars(std::span<const real> values, Scalars& s) const override;
   void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
+  void slot_op(Scalars& s, index out, index a, SlotOp op, index b) const override;
+  void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const override;
+  void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const override;
+  void xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const override;
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
-  void pcg_direction(int k, const Scalars& s, const Field& z, Field& p) const override;
-  void bicgstab_direction(int k, const Scalars& s, const Field& r, const Field& v,
+  void pcg_direction(int k, Scalars& s, const Field& z, Field& p) const override;
+  void bicgstab_direction(int k, Scalars& s, const Field& r, const Field& v,
                           Field& p) const override;
-  void bicgstab_half(int k, const Scalars& s, const Field& r, const Field& v,
-                     Field& y) const override;
-  void bicgstab_update(int k, const Scalars& s, const Field& p_hat, const Field& s_hat,
-                       const Field& y, const Field& t, Field& x, Field& r) const override;
+  void bicgstab_half(int k, Scalars& s, const Field& r, const Field& v, Field& y) const override;
+  void bicgstab_update(int k, Scalars& s, const Field& p_hat, const Field& s_hat, const Field& y,
+                       const Field& t, Field& x, Field& r) const override;
   // Stored in the SELL layout of the node system (kernels/sparse_*.glsl).
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;
   void matrix_apply(const Matrix& a, const Field& x, Field& y,
@@ -123,6 +126,7 @@ class GlBackend final : public Backend {
   scfd::gl::Defines acc_defines() const;
   scfd::gl::Precision acc_precision() const;
   Operators& ops() const;
+  Driver& driver() const;
   const DeviceMesh& device_mesh(const topology::Mesh& m) const;
   // row_range with this backend's alignment.
   RowRange range(Rows rows, index n_inner, index n_owned) const;
@@ -133,6 +137,8 @@ class GlBackend final : public Backend {
   // context, driver, compiled bodies, operators, device meshes, index lists, byte counts
   struct State;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
+  void slot_update(const char* kernel, const Scalars& s, SlotCoefficient a, const Field& x,
+                   Field& y) const;
   scfd::gl::Precision precision_;
   scfd::gl::Storage storage_;
   std::unique_ptr<State> state_;

@@ -2,6 +2,7 @@
 // pcg_direction and the BiCGStab steps are bodies that take their coefficients from the slots.
 #include "backend/opengl/scalars.hpp"
 
+#include <cstdint>
 #include <vector>
 
 #include "backend/opengl/gl_backend.hpp"
@@ -44,7 +45,44 @@ void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
   write_reals(s.buffer(), in, 0, s.acc());
 }
 
-void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p) const {
+void GlBackend::slot_op(Scalars& s, index out, index a, SlotOp op, index b) const {
+  GlScalars& g = gl_scalars(s);
+  for (const index i : {out, a, b})
+    SCFD_CHECK(i >= 0 && i < g.size(), "slot {} of {} scalars", i, g.size());
+  driver().slot_op(g, SlotProgram{static_cast<std::uint32_t>(op), out, a, b, 0, 0, 1});
+}
+
+void GlBackend::slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const {
+  GlScalars& g = gl_scalars(s);
+  for (const index i : {a, b, flag, flag + 2})
+    SCFD_CHECK(i >= 0 && i < g.size(), "slot {} of {} scalars", i, g.size());
+  driver().slot_op(g, SlotProgram{SlotProgram::check_positive, flag, a, b, flag, tag, 3});
+}
+
+void GlBackend::slot_update(const char* kernel, const Scalars& s, SlotCoefficient a, const Field& x,
+                            Field& y) const {
+  check_same_size(x, y);
+  const GlScalars& g = gl_scalars(s);
+  SCFD_CHECK(a.slot >= 0 && a.slot < g.size() && a.gate < g.size(), "slot {} (gate {}) of {}",
+             a.slot, a.gate, g.size());
+  if (y.size() == 0) return;
+  gl::Body& prog = body(kernel);
+  prog.bind({&g.buffer()}, {&storage(x)}, {&storage(y)});
+  prog.set("slot", u32(a.slot));
+  prog.set("gate", static_cast<std::int32_t>(a.gate));
+  prog.set_real("sign", a.sign);
+  prog.run(static_cast<std::size_t>(y.size()));
+}
+
+void GlBackend::axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const {
+  slot_update("axpy_slot", s, a, x, y);
+}
+
+void GlBackend::xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const {
+  slot_update("xpay_slot", s, a, x, y);
+}
+
+void GlBackend::pcg_direction(int k, Scalars& sf, const Field& z, Field& p) const {
   check_same_size(z, p);
   if (p.size() == 0) return;
   gl::Body& prog = body("pcg_direction");
@@ -54,7 +92,7 @@ void GlBackend::pcg_direction(int k, const Scalars& sf, const Field& z, Field& p
   prog.run(static_cast<std::size_t>(p.size()));
 }
 
-void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, const Field& v,
+void GlBackend::bicgstab_direction(int k, Scalars& sf, const Field& r, const Field& v,
                                    Field& p) const {
   check_same_size(r, p);
   check_same_size(v, p);
@@ -66,8 +104,7 @@ void GlBackend::bicgstab_direction(int k, const Scalars& sf, const Field& r, con
   prog.run(static_cast<std::size_t>(p.size()));
 }
 
-void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Field& v,
-                              Field& y) const {
+void GlBackend::bicgstab_half(int k, Scalars& sf, const Field& r, const Field& v, Field& y) const {
   check_same_size(r, y);
   check_same_size(v, y);
   if (y.size() == 0) return;
@@ -77,7 +114,7 @@ void GlBackend::bicgstab_half(int k, const Scalars& sf, const Field& r, const Fi
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
-void GlBackend::bicgstab_update(int k, const Scalars& sf, const Field& p_hat, const Field& s_hat,
+void GlBackend::bicgstab_update(int k, Scalars& sf, const Field& p_hat, const Field& s_hat,
                                 const Field& y, const Field& t, Field& x, Field& r) const {
   for (const Field* f : {&p_hat, &s_hat, &y, &t, static_cast<const Field*>(&r)})
     check_same_size(*f, x);
