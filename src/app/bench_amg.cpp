@@ -74,7 +74,7 @@ std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh
     out.push_back(time(at + "prolong", L.p.rows, product_bytes(L.p, 1, rb),
                        [&] { be.matrix_apply_add(*P, *ec, *x, *y); }));
   }
-  if (!h.global) {
+  if (!h.gathered) {
     const SparseMatrix& c = h.coarse_inverse;
     const auto C = be.make_matrix(c);
     auto x = ones(be, c.cols), y = be.make_field(c.rows);

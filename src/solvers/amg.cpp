@@ -18,7 +18,7 @@ using backend::Field;
 
 Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps,
          halo::HaloPlan* plan)
-    : be_(be), sweeps_(sweeps), global_(std::move(h.global)) {
+    : be_(be), sweeps_(sweeps) {
   SCFD_CHECK(!h.levels.empty() && sweeps >= 1, "AMG with {} levels and {} sweeps", h.levels.size(),
              sweeps);
   SCFD_CHECK(n_local >= h.levels[0].a.cols, "AMG: fields of {} for {} columns", n_local,
@@ -44,7 +44,17 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     }
     levels_.push_back(std::move(out));
   }
-  if (!global_) coarse_inverse_ = be.make_matrix(h.coarse_inverse);
+  if (!h.gathered) {
+    coarse_inverse_ = be.make_matrix(h.coarse_inverse);
+    return;
+  }
+  AmgHierarchy::Gathered& g = *h.gathered;
+  gathered_.emplace();
+  gathered_->first = g.first;
+  gathered_->n_mine = g.n_mine;
+  gathered_->amg = std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps);
+  gathered_->rhs = be.make_field(g.n_global);
+  gathered_->e = be.make_field(g.n_global);
 }
 
 void Amg::apply(const Field& r, Field& z) const {
@@ -53,8 +63,8 @@ void Amg::apply(const Field& r, Field& z) const {
 
 void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   if (l + 1 == levels_.size()) {
-    if (global_)
-      global_solve(b, e);
+    if (gathered_)
+      gathered_cycle(b, e);
     else
       be_.matrix_apply(*coarse_inverse_, b, e);
     return;
@@ -89,25 +99,26 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   // 2 * sweeps swaps in all: the result is in e.
 }
 
-void Amg::global_solve(const Field& b, Field& e) const {
-  const AmgHierarchy::GlobalCoarse& g = *global_;
+void Amg::gathered_cycle(const Field& b, Field& e) const {
+  const Gathered& g = *gathered_;
   std::vector<real> local(static_cast<std::size_t>(b.size()));
   be_.download(b, local);
   local.resize(static_cast<std::size_t>(g.n_mine));
   const std::vector<real> all = all_gather(local);
-  SCFD_CHECK(static_cast<index>(all.size()) == g.n_global, "AMG coarse gather: {} of {} values",
-             all.size(), g.n_global);
-  std::vector<real> mine(static_cast<std::size_t>(g.n_mine), 0);
-  for (index i = 0; i < g.n_mine; ++i)
-    for (index j = 0; j < g.n_global; ++j) mine[i] += g.rows[i * g.n_global + j] * all[j];
-  be_.upload_range(mine, e, 0);
+  SCFD_CHECK(static_cast<index>(all.size()) == g.rhs->size(), "AMG coarse gather: {} of {} values",
+             all.size(), g.rhs->size());
+  be_.upload(all, *g.rhs);
+  g.amg->apply(*g.rhs, *g.e);
+  std::vector<real> whole(all.size());
+  be_.download(*g.e, whole);
+  be_.upload_range(std::span<const real>(whole).subspan(static_cast<std::size_t>(g.first),
+                                                        static_cast<std::size_t>(g.n_mine)),
+                   e, 0);
 }
 
 AmgOptions amg_options(const backend::Backend& be) {
   AmgOptions options;
-  if (world_size() > 1)
-    options.coarse_size = 256;  // the gathered coarse problem of all ranks
-  else if (be.device_info().index >= 0)
+  if (be.device_info().index >= 0)
     options.coarse_size = 512;  // on a GPU a level's dispatches cost more than a dense solve
   return options;
 }

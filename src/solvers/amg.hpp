@@ -6,10 +6,13 @@
 // aggregates, smoothers and transfers never cross ranks. Each level keeps A, the prolongation P
 // (the piecewise-constant aggregate basis smoothed by one damped-Jacobi step) and R = P^T on the
 // backend, so a V-cycle is a sequence of backend matrix products. The coarsest level is solved
-// exactly: serially by a dense generalized inverse on the backend (no read-back), with several
-// ranks by one global coarse problem, the Galerkin product of every rank's coarsest basis with the
-// whole operator (couplings between ranks included), solved redundantly on every rank's host
-// (one gather per cycle): the ranks' blocks then share their smooth error modes.
+// exactly by a dense generalized inverse on the backend (no read-back). With several ranks the
+// distributed levels stop at options.gather_size rows over all ranks: that level, the Galerkin
+// product of every rank's basis with the whole operator (couplings between ranks included), is
+// gathered to every rank, which coarsens it serially and runs its V-cycle redundantly (one
+// read-back and one gather per cycle). Aggregates that stop at the ranks' interfaces make poor
+// coarse levels, so leaving the coarse levels to one serial hierarchy keeps the iterations of
+// several ranks near those of one (tests/solvers/amg_ranks_test.cpp).
 #pragma once
 
 #include <memory>
@@ -31,6 +34,8 @@ using backend::SparseMatrix;
 struct AmgOptions {
   real strength = 0.08;    // j is a strong neighbour of i when |a_ij| >= strength sqrt(a_ii a_jj)
   index coarse_size = 64;  // stop coarsening at this many rows; solved exactly there
+  // Several ranks: gather the distributed hierarchy to every rank at this many rows in all.
+  index gather_size = 20000;
   int max_levels = 20;
   int sweeps = 1;  // damped-Jacobi sweeps before and after each coarse correction
 };
@@ -49,14 +54,14 @@ struct AmgLevel {
 };
 struct AmgHierarchy {
   std::vector<AmgLevel> levels;
-  SparseMatrix coarse_inverse;  // one rank: dense, a generalized inverse of the coarsest a
-  // Several ranks: this rank's rows (global numbers first .. first + n_mine) of the generalized
-  // inverse of the gathered coarsest matrix (n_global rows in all).
-  struct GlobalCoarse {
+  SparseMatrix coarse_inverse;  // dense, a generalized inverse of the coarsest a (not gathered)
+  // Several ranks: the last level gathered to every rank (n_global rows in all; this rank's are
+  // global numbers first .. first + n_mine) and the serial hierarchy built from it.
+  struct Gathered {
     index first = 0, n_global = 0, n_mine = 0;
-    std::vector<real> rows;  // n_mine x n_global, row-major
+    std::unique_ptr<AmgHierarchy> hierarchy;
   };
-  std::optional<GlobalCoarse> global;
+  std::optional<Gathered> gathered;
   // Entries of all levels' operators over those of the finest (the memory and work of a cycle).
   real operator_complexity() const;
   std::string describe() const;  // "4 levels (12,345 / 1,234 / 150 / 18 rows), complexity 1.32"
@@ -68,7 +73,8 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options = {});
 // Several ranks (collective): a holds this rank's rows with a column per local entity of `plan`
 // (owned first, solvers/assembly.hpp). Aggregates are formed within each rank's rows; the coarse
 // operators are the Galerkin products of the whole operator, couplings between ranks included,
-// each level with its own halo plan; every rank keeps its rows of the gathered coarsest inverse.
+// each level with its own halo plan, down to options.gather_size rows in all; every rank keeps
+// the serial hierarchy of the gathered last level.
 AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options);
 
 // The aggregate of every row (-1: a row without strong neighbours, left out of the coarse space)
@@ -94,13 +100,19 @@ class Amg final : public Preconditioner {
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;
-  // The gathered coarsest solve of several ranks (one read-back and one all-gather per cycle).
-  void global_solve(const backend::Field& b, backend::Field& e) const;
+  // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank
+  // (one read-back and one all-gather per cycle).
+  void gathered_cycle(const backend::Field& b, backend::Field& e) const;
   const backend::Backend& be_;
   int sweeps_;
   std::vector<Level> levels_;
   std::unique_ptr<backend::Matrix> coarse_inverse_;
-  std::optional<AmgHierarchy::GlobalCoarse> global_;
+  struct Gathered {
+    index first = 0, n_mine = 0;
+    std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
+    std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
+  };
+  std::optional<Gathered> gathered_;
 };
 
 // The options make_amg builds with: the coarsest size depends on the ranks and on whether `be`

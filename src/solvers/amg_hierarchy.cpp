@@ -227,8 +227,12 @@ real AmgHierarchy::operator_complexity() const {
 std::string AmgHierarchy::describe() const {
   std::string rows;
   for (const AmgLevel& l : levels) rows += fmt::format("{}{}", rows.empty() ? "" : " / ", l.a.rows);
-  return fmt::format("{} level{} ({} rows), operator complexity {:.2f}", levels.size(),
-                     levels.size() == 1 ? "" : "s", rows, operator_complexity());
+  std::string text = fmt::format("{} level{} ({} rows), operator complexity {:.2f}", levels.size(),
+                                 levels.size() == 1 ? "" : "s", rows, operator_complexity());
+  if (gathered)
+    text += fmt::format("; gathered at {} rows in all: {}", gathered->n_global,
+                        gathered->hierarchy->describe());
+  return text;
 }
 
 namespace {
@@ -293,7 +297,16 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
   SCFD_CHECK(h.levels.back().a.rows <= 1000,
              "AMG: coarsening stalled at {} rows (too many for the dense coarse solve)",
              h.levels.back().a.rows);
-  h.coarse_inverse = generalized_inverse(h.levels.back().a);
+  // A coarsest level that is not positive semi-definite (its Galerkin products lost it in
+  // floating point, with positive diagonals left) would make the cycle indefinite and CG diverge.
+  real lowest_pivot = 0;
+  h.coarse_inverse = generalized_inverse(h.levels.back().a, &lowest_pivot);
+  if (lowest_pivot < -1e-6)
+    throw InputError(fmt::format(
+        "multigrid: the coarsest level ({} rows) is not positive semi-definite in floating point "
+        "(a pivot of {:.3g} times its largest diagonal entry), as on a mesh with cells stretched "
+        "by many orders of magnitude; improve the mesh or set solver.preconditioner = \"jacobi\"",
+        h.levels.back().a.rows, lowest_pivot));
   return h;
 }
 
@@ -374,33 +387,51 @@ CoarseNumbering number_coarse(SparseMatrix& coarse, const std::vector<index>& co
   return out;
 }
 
-// The coarsest level gathered from every rank (first: the first global number of every rank's
-// rows): each rank keeps its rows of the generalized inverse of the whole coarse matrix.
-// Collective.
-AmgHierarchy::GlobalCoarse gather_coarsest(const AmgLevel& last, const std::vector<index>& first,
-                                           int me) {
-  SCFD_CHECK(first.back() <= 2000,
-             "AMG: coarsening stalled at {} rows over all ranks (too many for the coarse solve)",
-             first.back());
-  const auto n = static_cast<std::size_t>(first.back());
-  std::vector<real> mine(static_cast<std::size_t>(last.a.rows) * n, 0);
+// The last distributed level gathered to every rank (first: the first global number of every
+// rank's rows; plan: the level's halo plan), with columns in global numbers, and the serial
+// hierarchy built from it with `options` (the same on every rank). Collective.
+AmgHierarchy::Gathered gather_level(const AmgLevel& last, halo::HaloPlan& plan,
+                                    const std::vector<index>& first, int me,
+                                    const AmgOptions& options) {
+  std::vector<index> gid = last.gid;
+  if (gid.empty()) {  // the finest level: its ghosts' numbers from their owners
+    gid.assign(static_cast<std::size_t>(plan.n_local()), 0);
+    for (index i = 0; i < last.a.rows; ++i) gid[static_cast<std::size_t>(i)] = first[me] + i;
+    plan.exchange(std::span<index>(gid));
+  }
+  std::vector<index> rows, columns;  // global numbers
+  std::vector<real> values;
   for (index i = 0; i < last.a.rows; ++i)
     for (index k = last.a.offset[i]; k < last.a.offset[i + 1]; ++k) {
       const index j = last.a.column[k];
-      const index global = last.gid.empty() ? first[me] + j : last.gid[j];
-      mine[static_cast<std::size_t>(i) * n + static_cast<std::size_t>(global)] += last.a.value[k];
+      rows.push_back(first[me] + i);
+      columns.push_back(gid[static_cast<std::size_t>(j)]);
+      values.push_back(last.a.value[k]);
     }
-  std::vector<real> whole = all_gather(mine);
-  for (std::size_t i = 0; i < n; ++i)  // symmetric up to rounding: make it exactly so
-    for (std::size_t j = i + 1; j < n; ++j)
-      whole[i * n + j] = whole[j * n + i] = (whole[i * n + j] + whole[j * n + i]) / 2;
-  const std::vector<real> inverse = generalized_inverse(n, std::move(whole));
-  AmgHierarchy::GlobalCoarse g;
+  const std::vector<index> all_rows = all_gather(rows), all_columns = all_gather(columns);
+  const std::vector<real> all_values = all_gather(values);
+  // Rows arrive in global order (rank order, each rank's rows ascending).
+  SparseMatrix whole;
+  whole.rows = whole.cols = first.back();
+  whole.offset.assign(static_cast<std::size_t>(whole.rows) + 1, 0);
+  for (const index i : all_rows) ++whole.offset[static_cast<std::size_t>(i) + 1];
+  for (index i = 0; i < whole.rows; ++i) whole.offset[i + 1] += whole.offset[i];
+  whole.column = all_columns;
+  whole.value = all_values;
+  // Symmetric up to the rounding of each rank's Galerkin rows: make it exactly so (columns
+  // sorted by transposing twice; the pattern is symmetric).
+  whole = transpose(transpose(whole));
+  const SparseMatrix t = transpose(whole);
+  SCFD_CHECK(t.column == whole.column,
+             "AMG: the gathered coarse matrix is not structurally "
+             "symmetric");
+  for (std::size_t k = 0; k < whole.value.size(); ++k)
+    whole.value[k] = (whole.value[k] + t.value[k]) / 2;
+  AmgHierarchy::Gathered g;
   g.first = first[me];
   g.n_global = first.back();
   g.n_mine = last.a.rows;
-  g.rows.assign(inverse.begin() + static_cast<std::ptrdiff_t>(g.first * n),
-                inverse.begin() + static_cast<std::ptrdiff_t>((g.first + g.n_mine) * n));
+  g.hierarchy = std::make_unique<AmgHierarchy>(build_amg(whole, options));
   return g;
 }
 
@@ -424,7 +455,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     const real omega = own.rows > 0 ? real(4) / 3 / jacobi_radius(own, d) : 1;
     level.weight = smoother_weights(level.a, d, omega);
     // Every rank takes the same decisions (each level's halo plan is collective).
-    if (first.back() <= options.coarse_size ||
+    if (first.back() <= options.gather_size ||
         static_cast<int>(h.levels.size()) >= options.max_levels)
       break;
     Coarsening c;
@@ -453,7 +484,14 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     fine_plan = next.plan.get();
     first = coarse_first;
   }
-  h.global = gather_coarsest(h.levels.back(), first, me);
+  // Every rank builds the same serial hierarchy, so all fail alike; agreed all the same.
+  std::string why;
+  try {
+    h.gathered = gather_level(h.levels.back(), *fine_plan, first, me, options);
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  agree_on_input_error(why);
   return h;
 }
 

@@ -78,14 +78,17 @@ SparseMatrix dense(index n, const std::vector<real>& v) {
   return m;
 }
 
-std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m) {
+std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m, real* lowest_pivot) {
   real largest = 0;
   for (std::size_t i = 0; i < n; ++i) largest = std::max(largest, m[i * n + i]);
   std::vector<real> l(n * n, 0), d(n, 0);
+  if (lowest_pivot != nullptr) *lowest_pivot = 0;
   for (std::size_t j = 0; j < n; ++j) {
     l[j * n + j] = 1;
     real dj = m[j * n + j];
     for (std::size_t k = 0; k < j; ++k) dj -= l[j * n + k] * l[j * n + k] * d[k];
+    if (lowest_pivot != nullptr && largest > 0)
+      *lowest_pivot = std::min(*lowest_pivot, dj / largest);
     if (!(dj > 1e-10 * largest)) continue;  // a null direction: d_j = 0, L's column stays 0
     d[j] = dj;
     for (std::size_t i = j + 1; i < n; ++i) {
@@ -115,12 +118,12 @@ std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m) {
   return g;
 }
 
-SparseMatrix generalized_inverse(const SparseMatrix& a) {
+SparseMatrix generalized_inverse(const SparseMatrix& a, real* lowest_pivot) {
   const auto n = static_cast<std::size_t>(a.rows);
   std::vector<real> m(n * n, 0);
   for (index i = 0; i < a.rows; ++i)
     for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) m[i * n + a.column[k]] += a.value[k];
-  return dense(a.rows, generalized_inverse(n, std::move(m)));
+  return dense(a.rows, generalized_inverse(n, std::move(m), lowest_pivot));
 }
 
 }  // namespace scfd::solvers

@@ -24,8 +24,11 @@ SparseMatrix dense(index n, const std::vector<real>& v);
 // below 1e-10 of the largest diagonal entry taken as 0 with its column of L (the constants of a
 // pressure system without an outlet make the last pivot vanish), then G = L^-T D^+ L^-1. For a
 // right-hand side in the range of m, G gives a solution, all a coarse correction of CG needs.
-std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m);
+// lowest_pivot (if given): the most negative pivot over the largest diagonal entry (0 when none
+// is negative): well below 0 when m is not positive semi-definite in floating point.
+std::vector<real> generalized_inverse(std::size_t n, std::vector<real> m,
+                                      real* lowest_pivot = nullptr);
 // The same for a (small, square) sparse matrix, returned dense.
-SparseMatrix generalized_inverse(const SparseMatrix& a);
+SparseMatrix generalized_inverse(const SparseMatrix& a, real* lowest_pivot = nullptr);
 
 }  // namespace scfd::solvers
