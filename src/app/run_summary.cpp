@@ -45,8 +45,7 @@ std::string solves_json(const std::vector<RunSummary::SolveIterations>& solves, 
   for (const auto& s : solves)
     out += fmt::format("{}{}: {{\"total\": {}, \"mean\": {}, \"max\": {}}}",
                        out.empty() ? "" : ", ", json::string(s.name), s.total,
-                       json::number(steps > 0 ? static_cast<double>(s.total) / steps : 0.0),
-                       s.max);
+                       json::number(steps > 0 ? static_cast<double>(s.total) / steps : 0.0), s.max);
   return out;
 }
 

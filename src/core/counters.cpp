@@ -45,7 +45,8 @@ Snapshot Snapshot::operator-(const Snapshot& earlier) const {
 
 Snapshot snapshot() {
   Snapshot s;
-  for (std::size_t i = 0; i < kinds; ++i) s.value[i] = g_counters[i].load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < kinds; ++i)
+    s.value[i] = g_counters[i].load(std::memory_order_relaxed);
   return s;
 }
 

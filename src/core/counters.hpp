@@ -14,12 +14,12 @@
 namespace scfd::counters {
 
 enum class Kind : std::uint8_t {
-  halo_exchange,      // a field or host exchange of a HaloPlan with neighbours (halo/)
-  halo_bytes_sent,    // the bytes those exchanges sent to the neighbours
-  reduction,          // an MPI_Allreduce through core/collectives (sums, minima, maxima, votes)
-  coarse_gather,      // the multigrid's gathered coarse solve (solvers/amg.cpp)
-  other_collective,   // the other MPI collectives of core/collectives (gathers, broadcasts, ...)
-  gpu_wait,           // a blocking GL call: glFinish or a read-back to the host (gl/)
+  halo_exchange,     // a field or host exchange of a HaloPlan with neighbours (halo/)
+  halo_bytes_sent,   // the bytes those exchanges sent to the neighbours
+  reduction,         // an MPI_Allreduce through core/collectives (sums, minima, maxima, votes)
+  coarse_gather,     // the multigrid's gathered coarse solve (solvers/amg.cpp)
+  other_collective,  // the other MPI collectives of core/collectives (gathers, broadcasts, ...)
+  gpu_wait,          // a blocking GL call: glFinish or a read-back to the host (gl/)
 };
 inline constexpr std::size_t kinds = 6;
 

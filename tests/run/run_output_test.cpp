@@ -96,10 +96,10 @@ double in_object(const std::string& json, const std::string& object, const std::
 // verdict after each step); the AMG gathers no coarse problem.
 TEST(Run, ReportsSolvesApartAndSynchronisations) {
   const auto dir = test::fresh_directory("solves");
-  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
-                                   "/cases/cavity2d/case.toml --set time.end=0.03 " +
-                                   "--set solver.backend=cpu --set output.directory=" +
-                                   dir.string());
+  const auto r =
+      test::run_command(std::string(SCFD_BINARY) + " run " + SCFD_SOURCE_DIR +
+                        "/cases/cavity2d/case.toml --set time.end=0.03 " +
+                        "--set solver.backend=cpu --set output.directory=" + dir.string());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(it +\d+ \(momentum \d+, pressure \d+\))")))
       << r.out;
