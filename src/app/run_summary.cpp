@@ -20,12 +20,12 @@ void RunSummary::add_step(const physics::StepReport& r) {
   max_iterations = std::max(max_iterations, r.iterations);
   last_residual = r.residual;
   for (const auto& [phase, seconds] : r.seconds) timers.add(phase, seconds);
-  for (const auto& [name, n] : r.solves) {
+  for (const auto& solve : r.solves) {
     auto it = std::find_if(solves.begin(), solves.end(),
-                           [&](const SolveIterations& s) { return s.name == name; });
-    if (it == solves.end()) it = solves.insert(solves.end(), SolveIterations{name, 0, 0});
-    it->total += n;
-    it->max = std::max(it->max, n);
+                           [&](const SolveIterations& s) { return s.name == solve.first; });
+    if (it == solves.end()) it = solves.insert(solves.end(), SolveIterations{solve.first, 0, 0});
+    it->total += solve.second;
+    it->max = std::max(it->max, solve.second);
   }
 }
 
