@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PROGRESS = re.compile(r"^step\s+\d+/\d+ .* it u\s+\d+ p\s+(\d+)")
+PROGRESS = re.compile(r"^step\s+\d+/\d+ .* \(momentum \d+, pressure (\d+)\)")
 
 
 def mesh(name, level):

@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "core/collectives.hpp"
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/failure.hpp"
 #include "core/log.hpp"
@@ -25,15 +26,24 @@ std::string human_seconds(double s) {
   return fmt::format("{:.1f} h", s / 3600);
 }
 
+// The iterations of a step's solves when it has several: " (momentum 12, pressure 9)".
+std::string solve_breakdown(const physics::StepReport& r) {
+  if (r.solves.size() < 2) return {};
+  std::string parts;
+  for (const auto& [name, n] : r.solves)
+    parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", name, n);
+  return " (" + parts + ")";
+}
+
 // One progress line for a finished step.
 void print_step(const physics::StepReport& r, const physics::Model& model, double step_seconds,
                 double stepping_seconds, int steps_taken) {
   const int left = model.total_steps() - model.step();
   const std::string eta =
       left > 0 ? "ETA " + human_seconds(left * stepping_seconds / steps_taken) : "done";
-  log::info("step {:>{}}/{}  t = {:<11.5g} CG {:>4} it  res {:.2e}  {}{}/step  {}", r.step,
+  log::info("step {:>{}}/{}  t = {:<11.5g} it {:>4}{}  res {:.2e}  {}{}/step  {}", r.step,
             fmt::formatted_size("{}", model.total_steps()), model.total_steps(), r.time,
-            r.iterations, r.residual, r.detail.empty() ? "" : r.detail + "  ",
+            r.iterations, solve_breakdown(r), r.residual, r.detail.empty() ? "" : r.detail + "  ",
             human_seconds(step_seconds), eta);
 }
 
@@ -147,6 +157,7 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
   const int first_step = model.step();
   while (model.step() < model.total_steps()) {
     Timer step_timer;
+    const counters::Snapshot counted = counters::snapshot();
     const double t_before = model.time();
     const StepOutcome o = run_step(model, plugins, summary);
     const std::string failure = first_message(o.failure);
@@ -159,6 +170,9 @@ int step_loop(physics::Model& model, const Plugins& plugins, output::SeriesWrite
           model, plugins, writer, out, checkpoints, summary, true,
           fmt::format("interrupted during step {}: the step is abandoned", model.step() + 1));
     model.keep_state();
+    // The step's synchronisations: the model's, the plugins', the verdict's and keep_state's
+    // (output and checkpoints, at intervals, are not a step's).
+    summary.add_synchronisations(counters::snapshot() - counted);
     summary.add_step(o.report);
     print_step(o.report, model, step_timer.seconds(), stepping.seconds(),
                model.step() - first_step);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/mesh_loading.hpp"
+#include "core/counters.hpp"
 #include "core/timer.hpp"
 #include "physics/model.hpp"
 
@@ -27,6 +28,20 @@ struct RunSummary {
   long long iterations = 0;
   int max_iterations = 0;
   double last_residual = 0;
+  // Per named solve (StepReport::solves), in the order first reported: total and largest
+  // iterations of a step.
+  struct SolveIterations {
+    std::string name;
+    long long total = 0;
+    int max = 0;
+  };
+  std::vector<SolveIterations> solves;
+
+  // The synchronisations of the steps (core/counters.hpp): this rank's total and largest per
+  // step of each kind; after gather, the largest per-step mean and maximum over the ranks.
+  int counted_steps = 0;
+  std::array<std::uint64_t, counters::kinds> sync_total{}, sync_max{};
+  std::array<double, counters::kinds> sync_mean_ranks_max{}, sync_max_ranks_max{};
 
   int ranks = 1;
   // Per phase over the ranks (filled by gather): min, mean, max seconds.
@@ -39,6 +54,8 @@ struct RunSummary {
   double peak_rank0 = 0, peak_others_max = 0, peak_others_mean = 0;
 
   void add_step(const physics::StepReport& r);
+  // The counters' change over one step (not collective).
+  void add_synchronisations(const counters::Snapshot& step);
   // Collective: reduces every phase's time, the halo times and the peak memory over the ranks of
   // `comm` (each rank has the same phases in the same order). Call on every rank before to_json
   // on rank 0.

@@ -6,6 +6,7 @@
 
 #include <numeric>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/mpi_type.hpp"
 
@@ -16,12 +17,14 @@ template <typename T>
 T reduce(T local, MPI_Op op) {
   if (!mpi_running()) return local;
   T out{};
+  counters::add(counters::Kind::reduction);
   MPI_Allreduce(&local, &out, 1, mpi_type<T>(), op, MPI_COMM_WORLD);
   return out;
 }
 
 void reduce_in_place(std::span<real> values, MPI_Op op) {
   if (!mpi_running() || values.empty()) return;
+  counters::add(counters::Kind::reduction);
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), mpi_type<real>(), op,
                 MPI_COMM_WORLD);
 }
@@ -64,6 +67,7 @@ std::string first_message(const std::string& local) {
   const int first = reduce<std::int32_t>(local.empty() ? nranks : rank, MPI_MIN);
   if (first == nranks) return {};
   std::string message = local;
+  counters::add(counters::Kind::other_collective, 2);
   int length = static_cast<int>(message.size());
   MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
   message.resize(static_cast<std::size_t>(length));
@@ -129,6 +133,7 @@ ValueRank global_max_rank(double value) {
     double value;
     int rank;
   } in{value, world_rank()}, out{};  // the layout MPI_DOUBLE_INT describes
+  counters::add(counters::Kind::reduction);
   MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   return {out.value, out.rank};
 }
@@ -138,6 +143,7 @@ std::vector<T> all_gather(const std::vector<T>& mine) {
   if (!mpi_running()) return mine;
   const int n = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(world_size()));
+  counters::add(counters::Kind::other_collective, 2);  // the counts, then the values
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
   const std::vector<int> at = offsets(counts);
   std::vector<T> all(total(counts));
@@ -149,12 +155,14 @@ std::vector<T> all_gather(const std::vector<T>& mine) {
 template <typename T>
 void broadcast(std::span<T> values) {
   if (!mpi_running() || values.empty()) return;
+  counters::add(counters::Kind::other_collective);
   MPI_Bcast(values.data(), static_cast<int>(values.size()), mpi_type<T>(), 0, MPI_COMM_WORLD);
 }
 
 void broadcast(std::string& s) {
   if (!mpi_running()) return;
   int length = static_cast<int>(s.size());
+  counters::add(counters::Kind::other_collective, 2);
   MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
   s.resize(static_cast<std::size_t>(length));
   MPI_Bcast(s.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -165,6 +173,7 @@ std::vector<int> all_to_all_counts(const std::vector<int>& send) {
              send.size(), world_size());
   if (!mpi_running()) return send;
   std::vector<int> received(send.size());
+  counters::add(counters::Kind::other_collective);
   MPI_Alltoall(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, MPI_COMM_WORLD);
   return received;
 }
@@ -177,13 +186,16 @@ std::vector<T> all_to_all(const std::vector<T>& send, const std::vector<int>& se
   if (!mpi_running()) return send;
   const std::vector<int> send_at = offsets(send_counts), recv_at = offsets(recv_counts);
   std::vector<T> received(total(recv_counts));
+  counters::add(counters::Kind::other_collective);
   MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), mpi_type<T>(), received.data(),
                 recv_counts.data(), recv_at.data(), mpi_type<T>(), MPI_COMM_WORLD);
   return received;
 }
 
 void barrier() {
-  if (mpi_running()) MPI_Barrier(MPI_COMM_WORLD);
+  if (!mpi_running()) return;
+  counters::add(counters::Kind::other_collective);
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 template std::vector<int> all_gather(const std::vector<int>&);

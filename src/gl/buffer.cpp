@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "core/counters.hpp"
 #include "gl/context.hpp"
 
 namespace scfd::gl {
@@ -68,6 +69,7 @@ void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) c
   transfer_barrier();
   const GLenum target = edit_target();
   glBindBuffer(target, id_);
+  counters::add(counters::Kind::gpu_wait);  // the read-back waits for the queued kernels
   glGetBufferSubData(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
   glBindBuffer(target, 0);
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 
@@ -295,6 +296,7 @@ void check_errors(const char* where) {
 }
 
 void finish() {
+  counters::add(counters::Kind::gpu_wait);
   glFinish();
 }
 

@@ -3,6 +3,7 @@
 // every received value into the ghost range [n_owned, n_local).
 #include <algorithm>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/mpi_type.hpp"
 #include "core/timer.hpp"
@@ -40,6 +41,13 @@ std::span<const index> HaloPlan::send_list(int c) {
   return wide;
 }
 
+// One exchange with the neighbours for the synchronisation counters (core/counters.hpp): an
+// empty plan (one rank, a serial mesh) talks to nobody and is not counted.
+void HaloPlan::count_exchange(std::size_t bytes) {
+  counters::add(counters::Kind::halo_exchange);
+  counters::add(counters::Kind::halo_bytes_sent, bytes);
+}
+
 double HaloPlan::wait_all() {
   const Timer t;
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
@@ -64,6 +72,7 @@ void HaloPlan::begin(const backend::Backend& be, backend::Field& x, int componen
   post_receives<real>(recv_buf_, components);
   if (!list.empty()) be.download_indices(x, list, send);
   post_sends<real>(send, components);
+  count_exchange(send.size_bytes());
   begin_seconds_ = t.seconds();
 }
 
@@ -101,6 +110,7 @@ void HaloPlan::exchange_host(std::span<T> x, std::span<T> send, std::span<T> rec
   for (std::size_t i = 0; i < send_index_.size(); ++i)
     send[i] = x[static_cast<std::size_t>(send_index_[i])];
   post_sends<T>(send, 1);
+  count_exchange(send.size_bytes());
   wait_all();
   std::copy(recv.begin(), recv.end(), x.begin() + n_owned_);
   stats_.comm_seconds += t.seconds();

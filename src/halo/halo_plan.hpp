@@ -114,6 +114,7 @@ class HaloPlan {
   // The owned values to send for a field of c components (send_index_ widened, built once).
   std::span<const index> send_list(int c);
   double wait_all();
+  static void count_exchange(std::size_t bytes);
   template <typename T>
   void exchange_host(std::span<T> x, std::span<T> send, std::span<T> recv);
   void finish_stats();

@@ -54,12 +54,15 @@ struct ModelState {
 struct StepReport {
   int step = 0;
   double time = 0;
-  int iterations = 0;   // linear-solver iterations of this step (all solves)
+  int iterations = 0;   // linear-solver iterations of this step (all solves: the sum of `solves`)
   double residual = 0;  // final relative residual of the last solve
   std::string detail;   // model-specific figures for the progress line (may be empty)
   // Parts of this step's time, named for the run summary (e.g. "solve_momentum"); each ends
   // after the backend finished its work, so on a GPU they hold the device time too.
   std::vector<std::pair<std::string, double>> seconds;
+  // The iterations of each linear solve of this step, named for the progress line and the run
+  // summary ("momentum" and "pressure" for ns-classical, "stream" for ns-exact, "temperature").
+  std::vector<std::pair<std::string, int>> solves;
 };
 
 class Model {

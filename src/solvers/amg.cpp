@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/collectives.hpp"
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -104,6 +105,7 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   std::vector<real> local(static_cast<std::size_t>(b.size()));
   be_.download(b, local);
   local.resize(static_cast<std::size_t>(g.n_mine));
+  counters::add(counters::Kind::coarse_gather);
   const std::vector<real> all = all_gather(local);
   SCFD_CHECK(static_cast<index>(all.size()) == g.rhs->size(), "AMG coarse gather: {} of {} values",
              all.size(), g.rhs->size());

@@ -168,6 +168,29 @@ INSTANTIATE_TEST_SUITE_P(Ranks, NsExactParallel, ::testing::Values(2, 3),
                            return "np" + std::to_string(param_info.param);
                          });
 
+// KEY's number inside the summary's object "OBJECT": {...}.
+double in_object(const Summary& s, const std::string& object, const std::string& key) {
+  const auto at = s.json.find("\"" + object + "\": {");
+  if (at == std::string::npos) return std::nan("");
+  return test::json_number(s.json.substr(at, s.json.find('}', at) - at), key);
+}
+
+// On two ranks every step exchanges halos (the solvers' operators), sending bytes, and the
+// multigrid's coarse problem is gathered: the run summary's per-step synchronisations say so, and
+// the largest over the ranks is at least rank 0's.
+TEST(NsSynchronisations, TwoRanksExchangeHalosEveryStep) {
+  const Summary s = run_case("cases/cavity2d/case.toml", 2, "--set time.end=0.03");
+  EXPECT_EQ(s.figure("steps_counted"), 2) << s.json;
+  EXPECT_GT(in_object(s, "halo_exchanges", "mean"), 0) << s.json;
+  EXPECT_GT(in_object(s, "halo_bytes_sent", "mean"), 0) << s.json;
+  EXPECT_GT(s.figure("halo_bytes_per_exchange"), 0) << s.json;
+  EXPECT_GT(in_object(s, "reductions", "mean"), 0) << s.json;
+  EXPECT_GT(in_object(s, "coarse_gathers", "mean"), 0) << s.json;
+  EXPECT_GE(in_object(s, "halo_exchanges", "max_ranks_max"), in_object(s, "halo_exchanges", "max"));
+  EXPECT_GE(in_object(s, "halo_exchanges", "mean_ranks_max"),
+            in_object(s, "halo_exchanges", "mean"));
+}
+
 // The halo overlap only reorders work: with it on and off (the default), both models give the
 // same bits at np 3, and the summary reports the exchange's hidden fraction.
 TEST(NsOverlap, OnAndOffGiveTheSameBits) {

@@ -294,7 +294,7 @@ StepReport HeatModel::advance() {
   nodes_.exchange(be_, *t_field_);  // ghosts feed the next step's explicit part and the output
   t_ = t_new;
   ++step_;
-  return {step_, t_, r.iterations, r.relative_residual, {}, {}};
+  return {step_, t_, r.iterations, r.relative_residual, {}, {}, {{"temperature", r.iterations}}};
 }
 
 ModelState HeatModel::state() {

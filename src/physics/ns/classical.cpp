@@ -103,13 +103,15 @@ StepReport NsClassicalModel::advance() {
   be_.finish();
   const double pressure_seconds = phase.seconds();
   finish_step(dt);
-  StepReport rep{flow_.step, flow_.t, rm.iterations + rp.iterations, rp.relative_residual, {}, {}};
-  rep.detail = fmt::format(
-      "dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}  it u {:>3} p {:>4}", dt,
-      flow_.last_courant, flow_.last_cfl, flow_.last_div, flow_.last_change, rm.iterations,
-      rp.iterations);
-  rep.seconds = {{"solve_momentum", momentum_seconds}, {"solve_pressure", pressure_seconds}};
-  return rep;
+  return {
+      .step = flow_.step,
+      .time = flow_.t,
+      .iterations = rm.iterations + rp.iterations,
+      .residual = rp.relative_residual,
+      .detail = fmt::format("dt {:.3e}  Co {:.3f}  CFL {:.3f}  max|DU| {:.2e}  change {:.1e}", dt,
+                            flow_.last_courant, flow_.last_cfl, flow_.last_div, flow_.last_change),
+      .seconds = {{"solve_momentum", momentum_seconds}, {"solve_pressure", pressure_seconds}},
+      .solves = {{"momentum", rm.iterations}, {"pressure", rp.iterations}}};
 }
 
 }  // namespace

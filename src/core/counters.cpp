@@ -1,0 +1,53 @@
+// The process-wide synchronisation counters (see counters.hpp).
+#include "core/counters.hpp"
+
+#include <atomic>
+
+namespace scfd::counters {
+namespace {
+
+std::array<std::atomic<std::uint64_t>, kinds> g_counters{};
+
+}  // namespace
+
+const char* name(Kind k) {
+  switch (k) {
+    case Kind::halo_exchange:
+      return "halo_exchanges";
+    case Kind::halo_bytes_sent:
+      return "halo_bytes_sent";
+    case Kind::reduction:
+      return "reductions";
+    case Kind::coarse_gather:
+      return "coarse_gathers";
+    case Kind::other_collective:
+      return "other_collectives";
+    case Kind::gpu_wait:
+      return "gpu_waits";
+  }
+  return "unknown";
+}
+
+std::array<Kind, kinds> all_kinds() {
+  return {Kind::halo_exchange, Kind::halo_bytes_sent,  Kind::reduction,
+          Kind::coarse_gather, Kind::other_collective, Kind::gpu_wait};
+}
+
+void add(Kind k, std::uint64_t n) {
+  g_counters[static_cast<std::size_t>(k)].fetch_add(n, std::memory_order_relaxed);
+}
+
+Snapshot Snapshot::operator-(const Snapshot& earlier) const {
+  Snapshot d;
+  for (std::size_t i = 0; i < kinds; ++i) d.value[i] = value[i] - earlier.value[i];
+  return d;
+}
+
+Snapshot snapshot() {
+  Snapshot s;
+  for (std::size_t i = 0; i < kinds; ++i)
+    s.value[i] = g_counters[i].load(std::memory_order_relaxed);
+  return s;
+}
+
+}  // namespace scfd::counters

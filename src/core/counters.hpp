@@ -1,0 +1,42 @@
+// Process-wide counters of the synchronisations a rank takes part in (issue 39, "measure
+// first"): halo exchanges and the bytes they send, the allreduce-type collectives, the AMG's
+// gathered coarse solves, the other collectives, and the times the host waits for the GPU. The
+// places that synchronise increment them (halo/, core/collectives.cpp, solvers/amg.cpp, gl/); the
+// run loop takes a snapshot before and after each step, and the run summary reports the per-step
+// mean and maximum of each (docs/architecture.md §5). Counting touches no other rank: a counter is
+// this process's alone, and reading one is not a collective.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace scfd::counters {
+
+enum class Kind : std::uint8_t {
+  halo_exchange,     // a field or host exchange of a HaloPlan with neighbours (halo/)
+  halo_bytes_sent,   // the bytes those exchanges sent to the neighbours
+  reduction,         // an MPI_Allreduce through core/collectives (sums, minima, maxima, votes)
+  coarse_gather,     // the multigrid's gathered coarse solve (solvers/amg.cpp)
+  other_collective,  // the other MPI collectives of core/collectives (gathers, broadcasts, ...)
+  gpu_wait,          // a blocking GL call: glFinish or a read-back to the host (gl/)
+};
+inline constexpr std::size_t kinds = 6;
+
+// The name of a kind in the run summary ("halo_exchanges", "reductions", ...).
+const char* name(Kind k);
+// Every kind, in the enum's order.
+std::array<Kind, kinds> all_kinds();
+
+// Adds n to the counter of k (relaxed atomic: cheap, and safe should a thread count too).
+void add(Kind k, std::uint64_t n = 1);
+
+// The counters at one moment; the difference of two is what happened between them.
+struct Snapshot {
+  std::array<std::uint64_t, kinds> value{};
+  std::uint64_t operator[](Kind k) const { return value[static_cast<std::size_t>(k)]; }
+  Snapshot operator-(const Snapshot& earlier) const;
+};
+Snapshot snapshot();
+
+}  // namespace scfd::counters
