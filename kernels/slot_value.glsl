@@ -1,6 +1,7 @@
-// slot_value.glsl: Backend::slot_op and slot_check_positive on the fragment driver: entry 0 is the
-// new value of slot out_slot + which (slot_ops.glsl), which the driver then copies into the slot;
-// there `acc` is `real`, so the copy is exact. Twins: CpuBackend::slot_op, slot_check_positive.
+// slot_value.glsl: Backend::slot_op and slot_check_positive: entry 0 is the new value of slot
+// out_slot + which (slot_ops.glsl), which the driver then copies into the slot; the body is
+// compiled in the scalars' precision (`acc` is `real`), so the copy is exact. Twins:
+// CpuBackend::slot_op, slot_check_positive.
 // scfd: body entry v
 // scfd: index acc scalars
 #include "slot_ops.glsl"

@@ -62,6 +62,19 @@ void Buffer::upload_bytes(const void* data, std::size_t bytes, std::size_t offse
   glBindBuffer(target, 0);
 }
 
+void Buffer::copy_to(Buffer& dst, std::size_t from, std::size_t to, std::size_t bytes) const {
+  SCFD_CHECK(from + bytes <= bytes_ && to + bytes <= dst.bytes_,
+             "copy of {} bytes from {} of {} to {} of {}", bytes, from, bytes_, to, dst.bytes_);
+  if (bytes == 0) return;
+  transfer_barrier();
+  glBindBuffer(GL_COPY_READ_BUFFER, id_);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, dst.id_);
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(from),
+                      static_cast<GLintptr>(to), static_cast<GLsizeiptr>(bytes));
+  glBindBuffer(GL_COPY_READ_BUFFER, 0);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+}
+
 void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) const {
   SCFD_CHECK(offset + bytes <= bytes_, "download of {} bytes at {} from a buffer of {}", bytes,
              offset, bytes_);

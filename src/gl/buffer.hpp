@@ -34,6 +34,9 @@ class Buffer {
   // Copies `bytes` from host memory to the buffer at byte `offset` (bounds checked).
   void upload_bytes(const void* data, std::size_t bytes, std::size_t offset);
   void download_bytes(void* data, std::size_t bytes, std::size_t offset) const;
+  // Copies `bytes` from byte `from` of this buffer to byte `to` of dst on the device (after the
+  // kernels' writes; later kernels see it).
+  void copy_to(Buffer& dst, std::size_t from, std::size_t to, std::size_t bytes) const;
 
   template <typename T>
   void upload(std::span<const T> data, std::size_t first = 0) {

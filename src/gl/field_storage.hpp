@@ -62,8 +62,9 @@ class FieldStorage {
   Precision precision() const { return precision_; }
   Storage kind() const { return kind_; }
   const TextureLayout& layout() const { return layout_; }
-  unsigned texture() const { return texture_; }  // the GL texture name (Storage::texture)
-  std::size_t texels() const;                    // texels allocated (padding included)
+  unsigned texture() const { return texture_; }     // the GL texture name (Storage::texture)
+  const Buffer& buffer() const { return buffer_; }  // its texels (Storage::buffer)
+  std::size_t texels() const;                       // texels allocated (padding included)
   std::size_t bytes() const { return texels() * 16; }
 
   // Whole-field transfers of host doubles (rounded to float in fp32). upload writes the texels

@@ -150,17 +150,33 @@ void ComputeDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, G
   reduce(prog, n, 1);
 }
 
+// As the fragment driver: each new slot value is entry 0 of a one-entry field written by
+// slot_value.glsl (all before any is stored, so each reads the slots as they were), here a
+// storage buffer in the scalars' precision (the body compiled for it), copied into its slot.
+// A kernel that wrote the slots itself (a single invocation dividing two doubles read from the
+// same buffer) gave float's quotient on an H100 (driver 580), where this body gives the double.
 void ComputeDriver::slot_op(GlScalars& s, const SlotProgram& p) {
-  gl::Program& prog = program("slot_op");
-  prog.bind({&s.buffer()}, {}, {});
-  prog.set("op", p.op);
-  prog.set("out_slot", u32(p.out));
-  prog.set("a_slot", u32(p.a));
-  prog.set("b_slot", u32(p.b));
-  prog.set("flag", u32(p.flag));
-  prog.set_real("tag", p.tag);
-  prog.set("count", u32(p.count));
-  prog.dispatch(1);
+  if (!slot_body_)
+    slot_body_ =
+        gl::compile_compute_body("slot_value", s.acc(), be_->acc_defines(), gl::Storage::buffer);
+  for (index j = 0; j < p.count; ++j) {
+    auto& out = slot_fields_[static_cast<std::size_t>(j)];
+    if (out.size() == 0 || out.precision() != s.acc())
+      out = FieldStorage(1, s.acc(), gl::Storage::buffer, be_->device().max_texture_size);
+    slot_body_->bind({&s.buffer()}, {}, {&out});
+    slot_body_->set("op", p.op);
+    slot_body_->set("out_slot", u32(p.out));
+    slot_body_->set("which", u32(j));
+    slot_body_->set("a_slot", u32(p.a));
+    slot_body_->set("b_slot", u32(p.b));
+    slot_body_->set("flag", u32(p.flag));
+    slot_body_->set_real("tag", p.tag);
+    slot_body_->run(1);
+  }
+  const std::size_t bytes = real_bytes(s.acc());
+  for (index j = 0; j < p.count; ++j)
+    slot_fields_[static_cast<std::size_t>(j)].buffer().copy_to(
+        s.buffer(), 0, static_cast<std::size_t>(p.out + j) * bytes, bytes);
 }
 
 void ComputeDriver::pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,

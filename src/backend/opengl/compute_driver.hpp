@@ -5,6 +5,7 @@
 // device.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -65,6 +66,9 @@ class ComputeDriver final : public Driver {
   Buffer result_;    // the reduced total read back by dot and max_abs
   Buffer send_;      // download_indices output, grown on demand
   Buffer receive_;   // upload_range input, grown on demand
+  // slot_op: slot_value.glsl in the scalars' precision and its one-entry outputs (first use)
+  std::unique_ptr<scfd::gl::Body> slot_body_;
+  std::array<FieldStorage, 3> slot_fields_;
 };
 
 }  // namespace scfd::backend::opengl
