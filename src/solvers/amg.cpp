@@ -50,12 +50,9 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     return;
   }
   AmgHierarchy::Gathered& g = *h.gathered;
-  gathered_.emplace();
-  gathered_->first = g.first;
-  gathered_->n_mine = g.n_mine;
-  gathered_->amg = std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps);
-  gathered_->rhs = be.make_field(g.n_global);
-  gathered_->e = be.make_field(g.n_global);
+  gathered_ = Gathered{g.first, g.n_mine,
+                       std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps),
+                       be.make_field(g.n_global), be.make_field(g.n_global)};
 }
 
 void Amg::apply(const Field& r, Field& z) const {

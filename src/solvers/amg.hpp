@@ -107,8 +107,8 @@ class Amg final : public Preconditioner {
   int sweeps_;
   std::vector<Level> levels_;
   std::unique_ptr<backend::Matrix> coarse_inverse_;
-  struct Gathered {
-    index first = 0, n_mine = 0;
+  struct Gathered {  // no default member initializers: clang cannot construct it in place then
+    index first, n_mine;
     std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
     std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
   };
