@@ -164,13 +164,7 @@ void ComputeDriver::slot_op(GlScalars& s, const SlotProgram& p) {
     if (out.size() == 0 || out.precision() != s.acc())
       out = FieldStorage(1, s.acc(), gl::Storage::buffer, be_->device().max_texture_size);
     slot_body_->bind({&s.buffer()}, {}, {&out});
-    slot_body_->set("op", p.op);
-    slot_body_->set("out_slot", u32(p.out));
-    slot_body_->set("which", u32(j));
-    slot_body_->set("a_slot", u32(p.a));
-    slot_body_->set("b_slot", u32(p.b));
-    slot_body_->set("flag", u32(p.flag));
-    slot_body_->set_real("tag", p.tag);
+    set_slot_uniforms(*slot_body_, p, j);
     slot_body_->run(1);
   }
   const std::size_t bytes = real_bytes(s.acc());

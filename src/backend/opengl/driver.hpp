@@ -38,6 +38,17 @@ struct SlotProgram {
   index count = 1;
 };
 
+// The uniforms of slot_value.glsl for new value `which` of p.
+inline void set_slot_uniforms(scfd::gl::Body& b, const SlotProgram& p, index which) {
+  b.set("op", p.op);
+  b.set("out_slot", static_cast<std::uint32_t>(p.out));
+  b.set("which", static_cast<std::uint32_t>(which));
+  b.set("a_slot", static_cast<std::uint32_t>(p.a));
+  b.set("b_slot", static_cast<std::uint32_t>(p.b));
+  b.set("flag", static_cast<std::uint32_t>(p.flag));
+  b.set_real("tag", p.tag);
+}
+
 class Driver {
  public:
   Driver() = default;

@@ -120,13 +120,7 @@ void FragmentDriver::slot_op(GlScalars& s, const SlotProgram& p) {
       out =
           FieldStorage(1, be_->gl_precision(), be_->storage_kind(), be_->device().max_texture_size);
     prog.bind({&s.buffer()}, {}, {&out});
-    prog.set("op", p.op);
-    prog.set("out_slot", u32(p.out));
-    prog.set("which", u32(j));
-    prog.set("a_slot", u32(p.a));
-    prog.set("b_slot", u32(p.b));
-    prog.set("flag", u32(p.flag));
-    prog.set_real("tag", p.tag);
+    set_slot_uniforms(prog, p, j);
     prog.run(1);
   }
   for (index j = 0; j < p.count; ++j)
