@@ -10,9 +10,10 @@
 # Each study is scripts/scaling.py (its folder under OUTDIR holds the summaries, scaling.csv and,
 # where python3-matplotlib is installed, scaling.png). STREAMCFD selects the binary (default
 # build/src/app/streamcfd; a bundle's libexec/streamcfd with LD_LIBRARY_PATH set works too),
-# MPIRUN the launcher (default "mpirun --bind-to none"), SIZE the divisions of the strong cases
-# and WEAK_CELLS the cells per GPU (for a quick check on a small machine: SIZE=24
-# WEAK_CELLS=50000 scripts/bench/multi_gpu.sh /tmp/check 1 2).
+# MPIRUN the launcher (default "mpirun --bind-to none --mca btl_vader_single_copy_mechanism cma":
+# Open MPI's shared-memory transport copies about 3x faster with it, docs/scaling.md), SIZE the
+# divisions of the strong cases and WEAK_CELLS the cells per GPU (for a quick check on a small
+# machine: SIZE=24 WEAK_CELLS=50000 scripts/bench/multi_gpu.sh /tmp/check 1 2).
 set -euo pipefail
 if [ $# -lt 1 ]; then
   echo "usage: $0 OUTDIR [GPU counts...]" >&2
@@ -24,7 +25,7 @@ shift
 gpus=("$@")
 [ ${#gpus[@]} -gt 0 ] || gpus=(1 2 4)
 binary="${STREAMCFD:-$root/build/src/app/streamcfd}"
-mpirun="${MPIRUN:-mpirun --bind-to none}"
+mpirun="${MPIRUN:-mpirun --bind-to none --mca btl_vader_single_copy_mechanism cma}"
 n="${SIZE:-111}"
 weak="${WEAK_CELLS:-4000000}"
 mkdir -p "$out"

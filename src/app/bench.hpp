@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "halo/halo_plan.hpp"
+#include "halo/halo.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::app::bench {
@@ -73,6 +73,13 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
 std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh& m,
                                 halo::HaloPlan& cells, const TimingOptions& o,
                                 std::string& hierarchy);
+
+// The halo part (bench_halo.cpp, --only halo): per plan with ghosts, one exchange ("halo
+// <entity>") and its pack, unpack and messages alone, W copies of an owned-sized field alone ("work
+// <entity> xW") and between begin and end ("hidden <entity> xW"; the difference is the exchange's
+// exposed time), then one global sum of a dot product through Scalars ("global sum").
+std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mesh& m,
+                                 halo::Halo& halo, const TimingOptions& o);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat/heat.cpp does), unit heat

@@ -1,12 +1,13 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
 //                  [--precision fp64|fp32] [--storage buffer|texture] [--device K] [--repeat R]
 //                  [--warmup S] [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
-//                  [--export-matrix DIR] [--only kernels|pcg|amg]`
+//                  [--export-matrix DIR] [--only kernels|pcg|amg|halo]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
 // and ratio to that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower
 // bound (bench_pcg.cpp); `--only amg` times the multigrid V-cycle level by level instead
-// (bench_amg.cpp). It prints a table and, with --json, writes the same as one JSON object
+// (bench_amg.cpp), and `--only halo` the halo exchanges, the work that hides them and a global
+// sum (bench_halo.cpp). It prints a table and, with --json, writes the same as one JSON object
 // (docs/bench/README.md describes every field). Under mpirun rank 0 partitions the mesh as
 // `streamcfd run` does, so `mpirun -np 16 streamcfd bench --backend cpu` measures the cpu backend
 // on 16 cores. Without MESH it generates the unit cube (or square) with at least N cells.
@@ -240,6 +241,13 @@ int run_bench(const BenchOptions& opt) {
         fmt::format("{{\"hierarchy\": {}, \"timings\": {{{}\n  }}}}", json::string(hierarchy),
                     timings_report(amg, copy_gbps, opt.peak_gbps, nranks));
   }
+  std::string halo_json = "null";
+  if (opt.only == "halo") {
+    halo.set_overlap(true);  // begin, work, end: what the "hidden" rows measure
+    halo_json =
+        fmt::format("{{{}\n  }}", timings_report(bench::halo_timings(*be, m, halo, opt.timing),
+                                                 copy_gbps, opt.peak_gbps, nranks));
+  }
   if (!opt.json.empty() && log::rank() == 0) {
     // gl-raster draws into texture fields whatever --storage says.
     const std::string storage_json =
@@ -254,13 +262,13 @@ int run_bench(const BenchOptions& opt) {
         "\"warmup_s\": {},\n"
         "  \"peak_gbps\": {},\n  \"device_bytes\": {},\n  \"device_memory_bytes\": {},\n"
         "  \"largest_cells\": {},\n  \"copy\": {},\n"
-        "  \"kernels\": {{{}\n  }},\n  \"pcg\": {},\n  \"amg\": {}\n}}\n",
+        "  \"kernels\": {{{}\n  }},\n  \"pcg\": {},\n  \"amg\": {},\n  \"halo\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
         json::string(be->name()), json::string(be->precision()), storage_json, opt.timing.repeat,
         json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
         json::number(memory), json::number(largest_cells),
-        timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json, amg_json);
+        timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json, amg_json, halo_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
   }
@@ -329,8 +337,9 @@ Command add_bench_command(CLI::App& app) {
       ->type_name("DIR");
   sub->add_option("--only", opt->only,
                   "Run only the kernel part, only the PCG part, or the multigrid V-cycle's "
-                  "products level by level (amg: not part of the default run)")
-      ->check(CLI::IsMember({"kernels", "pcg", "amg"}));
+                  "products level by level, or the halo exchanges and a global sum (amg, halo: "
+                  "not part of the default run)")
+      ->check(CLI::IsMember({"kernels", "pcg", "amg", "halo"}));
   return [opt] { return run_bench(*opt); };
 }
 

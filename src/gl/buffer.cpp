@@ -5,10 +5,13 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "core/counters.hpp"
 #include "gl/context.hpp"
+#include "gl/sync.hpp"
 
 namespace scfd::gl {
 namespace {
@@ -35,14 +38,34 @@ Buffer::Buffer(std::size_t bytes) : bytes_(bytes) {
   glBindBuffer(target, 0);
 }
 
+Buffer Buffer::host_visible(std::size_t bytes) {
+  if (gl_version() < 44) return Buffer(bytes);
+  Buffer b;
+  b.bytes_ = bytes;
+  glGenBuffers(1, &b.id_);
+  const GLenum target = edit_target();
+  const GLbitfield access =
+      GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  const auto size = static_cast<GLsizeiptr>(std::max<std::size_t>(bytes, 1));
+  glBindBuffer(target, b.id_);
+  glBufferStorage(target, size, nullptr, access);
+  b.mapped_ = static_cast<std::byte*>(glMapBufferRange(target, 0, size, access));
+  glBindBuffer(target, 0);
+  SCFD_CHECK(b.mapped_ != nullptr, "a persistent mapping of {} bytes failed", bytes);
+  return b;
+}
+
 Buffer::Buffer(Buffer&& o) noexcept
-    : id_(std::exchange(o.id_, 0)), bytes_(std::exchange(o.bytes_, 0)) {}
+    : id_(std::exchange(o.id_, 0)),
+      bytes_(std::exchange(o.bytes_, 0)),
+      mapped_(std::exchange(o.mapped_, nullptr)) {}
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
     if (id_) glDeleteBuffers(1, &id_);
     id_ = std::exchange(o.id_, 0);
     bytes_ = std::exchange(o.bytes_, 0);
+    mapped_ = std::exchange(o.mapped_, nullptr);
   }
   return *this;
 }
@@ -55,6 +78,10 @@ void Buffer::upload_bytes(const void* data, std::size_t bytes, std::size_t offse
   SCFD_CHECK(offset + bytes <= bytes_, "upload of {} bytes at {} into a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
+  if (mapped_) {
+    std::memcpy(mapped_ + offset, data, bytes);
+    return;
+  }
   transfer_barrier();
   const GLenum target = edit_target();
   glBindBuffer(target, id_);
@@ -79,6 +106,11 @@ void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) c
   SCFD_CHECK(offset + bytes <= bytes_, "download of {} bytes at {} from a buffer of {}", bytes,
              offset, bytes_);
   if (bytes == 0) return;
+  if (mapped_) {
+    wait_for_gpu();
+    std::memcpy(data, mapped_ + offset, bytes);
+    return;
+  }
   transfer_barrier();
   const GLenum target = edit_target();
   glBindBuffer(target, id_);

@@ -15,6 +15,13 @@ class Buffer {
  public:
   Buffer() = default;
   explicit Buffer(std::size_t bytes);  // uninitialised contents
+  // A buffer the host reads and writes through a persistent, coherent mapping (glBufferStorage,
+  // GL 4.4), which kernels bind as any other: the host reads what kernels and copies wrote after
+  // gl::wait_for_gpu() (sync.hpp), and what it writes through mapped() is seen by the commands
+  // queued after the write (it must not write while queued commands may still read it). Below
+  // GL 4.4 it is a plain buffer and mapped() is null. Halo packs, scalar read-backs and the
+  // staging of uploads go through such buffers, so that no read-back drains the GL queue.
+  static Buffer host_visible(std::size_t bytes);
   Buffer(Buffer&& o) noexcept;
   Buffer& operator=(Buffer&& o) noexcept;
   Buffer(const Buffer&) = delete;
@@ -30,8 +37,12 @@ class Buffer {
 
   std::size_t size() const { return bytes_; }
   unsigned id() const { return id_; }
+  // The host's view of a host-visible buffer (null for the others).
+  std::byte* mapped() const { return mapped_; }
 
-  // Copies `bytes` from host memory to the buffer at byte `offset` (bounds checked).
+  // Copies `bytes` from host memory to the buffer at byte `offset` (bounds checked), and back.
+  // On a host-visible buffer, an upload is a copy into the mapping (see host_visible) and a
+  // download waits for the queued work (gl::wait_for_gpu) and copies out of it.
   void upload_bytes(const void* data, std::size_t bytes, std::size_t offset);
   void download_bytes(void* data, std::size_t bytes, std::size_t offset) const;
   // Copies `bytes` from byte `from` of this buffer to byte `to` of dst on the device (after the
@@ -57,6 +68,7 @@ class Buffer {
  private:
   unsigned id_ = 0;
   std::size_t bytes_ = 0;
+  std::byte* mapped_ = nullptr;
 };
 
 }  // namespace scfd::gl

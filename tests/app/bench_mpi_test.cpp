@@ -44,4 +44,31 @@ TEST(BenchMpi, DistributedPcgFollowsTheSerialOne) {
   }
 }
 
+// `bench --only halo` on 2 ranks: a row per plan with ghosts (the exchange, its parts, the work
+// that hides it) and the global sum, every time positive; on one rank only the global sum.
+TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
+  for (int nranks : {1, 2}) {
+    const auto dir = scfd::test::fresh_directory("bench_halo");
+    const auto json = dir / "bench.json";
+    const std::string launcher =
+        nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
+    const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
+                                           "' bench --cells 6000 --backend cpu --repeat 2 "
+                                           "--warmup 0 --only halo --json '" +
+                                           json.string() + "'");
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const std::string text = scfd::test::slurp(json);
+    std::filesystem::remove_all(dir);
+    const std::size_t halo = text.find("\"halo\": {");
+    ASSERT_NE(halo, std::string::npos) << text;
+    const std::string part = text.substr(halo);
+    EXPECT_GT(scfd::test::json_number(part, "time_s"), 0);
+    for (const char* row : {"halo node", "pack face", "unpack edge", "messages cell",
+                            "work cell x16", "hidden cell x16"})
+      EXPECT_EQ(part.find(std::string("\"") + row + "\"") != std::string::npos, nranks > 1)
+          << row << " on " << nranks << " ranks";
+    EXPECT_NE(part.find("\"global sum\""), std::string::npos) << nranks << " ranks";
+  }
+}
+
 }  // namespace

@@ -47,13 +47,17 @@ void reserve(Buffer& b, std::size_t bytes) {
   if (b.size() < bytes) b = Buffer(bytes);
 }
 
+void reserve_host_visible(Buffer& b, std::size_t bytes) {
+  if (b.size() < bytes) b = Buffer::host_visible(bytes);
+}
+
 }  // namespace
 
 void ComputeDriver::start(const GlBackend& be) {
   be_ = &be;
   partials_ = Buffer(2 * sizeof(double));
   counter_ = Buffer::from<std::uint32_t>(std::vector<std::uint32_t>{0});
-  result_ = Buffer(sizeof(double));
+  result_ = Buffer::host_visible(sizeof(double));
 }
 
 gl::Program& ComputeDriver::program(const std::string& key) {
@@ -86,7 +90,7 @@ real ComputeDriver::read_result() const {
 }
 
 void ComputeDriver::gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) {
-  reserve(send_, out.size() * real_bytes(be_->gl_precision()));
+  reserve_host_visible(send_, out.size() * real_bytes(be_->gl_precision()));
   gl::Program& prog = program("download_indices");
   prog.bind({&indices, &send_}, {&x}, {});
   prog.set("n", static_cast<std::uint32_t>(out.size()));
@@ -98,15 +102,19 @@ void ComputeDriver::upload_range(std::span<const real> values, FieldStorage& x,
                                  std::size_t offset) {
   // Through a staging buffer and a kernel for both storages: a transfer straight into a field's
   // buffer would have to wait for the kernels before it (see FieldStorage::upload).
-  reserve(receive_, values.size() * real_bytes(be_->gl_precision()));
-  write_reals(receive_, values, 0, be_->gl_precision());
+  Staging& stage = receive_[next_receive_];
+  next_receive_ = (next_receive_ + 1) % receive_.size();
+  stage.read.wait();
+  reserve_host_visible(stage.buffer, values.size() * real_bytes(be_->gl_precision()));
+  write_reals(stage.buffer, values, 0, be_->gl_precision());
   const std::size_t per_texel = x.layout().per_texel;
   const std::size_t texels = (offset + values.size() - 1) / per_texel - offset / per_texel + 1;
   gl::Program& prog = program("upload_range");
-  prog.bind({&receive_}, {}, {&x});
+  prog.bind({&stage.buffer}, {}, {&x});
   prog.set("offset", static_cast<std::uint32_t>(offset));
   prog.set("count", static_cast<std::uint32_t>(values.size()));
   prog.dispatch(texels);
+  stage.read.place();
 }
 
 void ComputeDriver::upload_entries(std::span<const index> entries, std::span<const real> values,

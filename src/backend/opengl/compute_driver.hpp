@@ -1,7 +1,8 @@
 // The compute driver of the GL backend, gl-compute (docs/architecture.md §3): bodies and kernels
 // are compute shaders (gl/driver.hpp) on a GL 4.3 context, over buffer or texture fields.
 // Reductions are one dispatch each into a buffer read back or a slot of Scalars, pcg_update is one
-// fused pass, halo values cross through staging buffers, and node systems are assembled on the
+// fused pass, halo values cross through host-visible
+// buffers waited on with fences, and node systems are assembled on the
 // device.
 #pragma once
 
@@ -15,6 +16,7 @@
 
 #include "backend/opengl/driver.hpp"
 #include "gl/program.hpp"
+#include "gl/sync.hpp"
 
 namespace scfd::backend::opengl {
 
@@ -63,9 +65,18 @@ class ComputeDriver final : public Driver {
   std::map<std::string, scfd::gl::Program, std::less<>> programs_;  // kernels with their own main
   Buffer partials_;  // first-pass sums, grown on demand
   Buffer counter_;   // the reductions' workgroup tickets: one uint, 0 between dispatches
-  Buffer result_;    // the reduced total read back by dot and max_abs
-  Buffer send_;      // download_indices output, grown on demand
-  Buffer receive_;   // upload_range input, grown on demand
+  // Host-visible (gl::Buffer::host_visible): the host reads them after a fence, not a read-back.
+  Buffer result_;  // the reduced total read back by dot and max_abs
+  Buffer send_;    // download_indices output, grown on demand
+  // upload_range's inputs, host-visible, used in turn: the host writes one after the fence
+  // placed behind the last kernel that read it (almost always passed), so an upload never
+  // waits for the work queued before it.
+  struct Staging {
+    Buffer buffer;
+    scfd::gl::Fence read;
+  };
+  std::array<Staging, 4> receive_;
+  std::size_t next_receive_ = 0;
   // slot_op: slot_value.glsl in the scalars' precision and its one-entry outputs (first use)
   std::unique_ptr<scfd::gl::Body> slot_body_;
   std::array<FieldStorage, 3> slot_fields_;

@@ -7,6 +7,7 @@
 
 #include "backend/opengl/gl_backend.hpp"
 #include "core/error.hpp"
+#include "gl/sync.hpp"
 
 namespace scfd::backend::opengl {
 
@@ -33,16 +34,19 @@ void GlBackend::read_scalars(const Scalars& sf, std::span<real> out) const {
   const GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(out.size() == static_cast<std::size_t>(s.size()), "read {} scalars into {}", s.size(),
              out.size());
-  read_reals(s.buffer(), out, s.acc());
+  s.buffer().copy_to(s.staging(), 0, 0, s.buffer().size());
+  read_reals(s.staging(), out, s.acc());  // waits for the copy (a fence, not a read-back)
 }
 
 void GlBackend::write_scalars(std::span<const real> in, Scalars& sf) const {
   GlScalars& s = gl_scalars(sf);
   SCFD_CHECK(in.size() == static_cast<std::size_t>(s.size()), "write {} scalars into {}", in.size(),
              s.size());
-  finish();  // kernels write the scalars: the transfer must not overtake them
-             // (FieldStorage::upload)
-  write_reals(s.buffer(), in, 0, s.acc());
+  // Kernels read and write the slots, and a copy must not overtake their writes
+  // (FieldStorage::upload): wait for them (after a global sum, the GPU is idle already).
+  scfd::gl::wait_for_gpu();
+  write_reals(s.staging(), in, 0, s.acc());
+  s.staging().copy_to(s.buffer(), 0, 0, s.buffer().size());
 }
 
 void GlBackend::slot_op(Scalars& s, index out, index a, SlotOp op, index b) const {
