@@ -40,7 +40,8 @@ std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mes
     const auto sent = static_cast<double>(plan.send_indices().size() * real_bytes(be));
     Timing t{"halo " + name, plan.n_ghosts()};
     t.bytes = sent;
-    time_calls(be, o, [&] { plan.exchange(be, *x); }, t);
+    time_calls(
+        be, o, [&] { plan.exchange(be, *x); }, t);
     out.push_back(t);
 
     // Its parts: the pack (a gather on the device read by the host), the unpack (the ghost
@@ -48,7 +49,8 @@ std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mes
     std::vector<real> send(plan.send_indices().size()), ghosts(plan.n_ghosts());
     Timing pack{"pack " + name, static_cast<index>(send.size())};
     pack.bytes = sent;
-    time_calls(be, o, [&] { be.download_indices(*x, plan.send_indices(), send); }, pack);
+    time_calls(
+        be, o, [&] { be.download_indices(*x, plan.send_indices(), send); }, pack);
     Timing unpack{"unpack " + name, plan.n_ghosts()};
     unpack.bytes = static_cast<double>(ghosts.size() * real_bytes(be));
     time_calls(
@@ -60,7 +62,8 @@ std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mes
     std::vector<real> host(plan.n_local(), 1);
     Timing messages{"messages " + name, plan.n_ghosts()};
     messages.bytes = sent;
-    time_calls(be, o, [&] { plan.exchange(std::span<real>(host)); }, messages);
+    time_calls(
+        be, o, [&] { plan.exchange(std::span<real>(host)); }, messages);
     out.push_back(pack);
     out.push_back(unpack);
     out.push_back(messages);

@@ -26,6 +26,22 @@ struct Backend::MeshOperators {
 Backend::Backend() = default;
 Backend::~Backend() = default;
 
+void Backend::upload_indices(std::span<const real> values, std::span<const index> indices,
+                             Field& x) const {
+  SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
+             indices.size());
+  std::size_t first = 0;
+  for (std::size_t k = 1; k <= indices.size(); ++k) {
+    if (k < indices.size()) {
+      SCFD_CHECK(indices[k - 1] < indices[k], "upload_indices: index {} after {}", indices[k],
+                 indices[k - 1]);
+      if (indices[k] == indices[k - 1] + 1) continue;
+    }
+    upload_range(values.subspan(first, k - first), x, indices[first]);
+    first = k;
+  }
+}
+
 const Backend::MeshOperators& Backend::mesh_operators(const topology::Mesh& m) const {
   for (const auto& o : mesh_operators_)
     if (o->matches(m)) return *o;

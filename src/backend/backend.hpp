@@ -168,6 +168,12 @@ class Backend {
   virtual void download_indices(const Field& x, std::span<const index> indices,
                                 std::span<real> out) const = 0;
   virtual void upload_range(std::span<const real> values, Field& x, index offset) const = 0;
+  // x[indices[k]] = values[k] (indices ascending and distinct); the other entries keep their
+  // values. The receive side of a narrowed halo plan (HaloPlan::narrowed), whose ghosts are not
+  // one range. Default: one upload_range per run of consecutive indices; the drivers scatter
+  // in one kernel (gl-compute) or one point list (gl-raster), the cpu in one loop.
+  virtual void upload_indices(std::span<const real> values, std::span<const index> indices,
+                              Field& x) const;
   // A boundary-data field: x[entries[k]] = values[k] (distinct entries, in any order) and 0 in
   // every other entry. gl-raster clears the texture and draws the values as GL_POINTS (a point
   // list per entry list, built once); the others upload the whole field once.

@@ -70,4 +70,15 @@ HaloStats Halo::total() const {
   return t;
 }
 
+std::vector<index> ghosts_among(index n_owned, std::vector<index> items) {
+  std::erase_if(items, [&](index i) { return i < n_owned; });  // kNone < 0 goes too
+  std::sort(items.begin(), items.end());
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+  return items;
+}
+
+std::vector<index> ghosts_read(const HaloPlan& plan, const backend::SparseMatrix& a) {
+  return ghosts_among(plan.n_owned(), a.column);
+}
+
 }  // namespace scfd::halo

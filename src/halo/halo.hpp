@@ -6,6 +6,9 @@
 
 #include <mpi.h>
 
+#include <vector>
+
+#include "backend/sparse_matrix.hpp"
 #include "halo/halo_plan.hpp"
 #include "topology/mesh.hpp"
 
@@ -28,5 +31,13 @@ struct Halo {
   // once per distinct rank.
   HaloStats total() const;
 };
+
+// The distinct ghosts among `items` (local indices, any order, with repeats and kNone; the
+// ghosts are those >= n_owned), ascending: what HaloPlan::narrowed takes for a product whose
+// owned rows read `items`.
+std::vector<index> ghosts_among(index n_owned, std::vector<index> items);
+// The ghosts a product with `a` reads: its columns >= plan.n_owned() (a's rows are the owned
+// entities of some plan, its columns every local entity of `plan`).
+std::vector<index> ghosts_read(const HaloPlan& plan, const backend::SparseMatrix& a);
 
 }  // namespace scfd::halo

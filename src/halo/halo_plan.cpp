@@ -1,6 +1,7 @@
 // HaloPlan exchanges (see halo_plan.hpp): receives posted first into the plan's receive buffer,
 // sends packed by one gather on the backend, MPI_Waitall in end(), then one contiguous upload of
-// every received value into the ghost range [n_owned, n_local).
+// every received value into the ghost range [n_owned, n_local) (a narrowed plan: one scatter of
+// the received values into their ghosts, Backend::upload_indices).
 #include <algorithm>
 
 #include "core/counters.hpp"
@@ -14,8 +15,8 @@ namespace scfd::halo {
 template <typename T>
 void HaloPlan::post_receives(std::span<T> recv, int c) {
   for (std::size_t k = 0; k < recv_ranks_.size(); ++k)
-    MPI_Irecv(recv.data() + c * (recv_start_[k] - n_owned_), c * recv_count_[k], mpi_type<T>(),
-              recv_ranks_[k], tag_, comm_, &requests_[k]);
+    MPI_Irecv(recv.data() + c * recv_offset_[k], c * recv_count_[k], mpi_type<T>(), recv_ranks_[k],
+              tag_, comm_, &requests_[k]);
 }
 
 template <typename T>
@@ -35,8 +36,22 @@ std::span<const index> HaloPlan::send_list(int c) {
     wide.reserve(cu * send_index_.size());
     for (index i : send_index_)
       for (index d = 0; d < c; ++d) wide.push_back(c * i + d);
-    send_buf_.resize(std::max(send_buf_.size(), wide.size()));
-    recv_buf_.resize(std::max(recv_buf_.size(), cu * static_cast<std::size_t>(n_ghosts())));
+  }
+  // Buffers for c components (a rank may receive without sending): grown once, never shrunk.
+  send_buf_.resize(std::max(send_buf_.size(), wide.size()));
+  recv_buf_.resize(std::max(recv_buf_.size(), cu * static_cast<std::size_t>(n_received())));
+  return wide;
+}
+
+std::span<const index> HaloPlan::recv_list(int c) {
+  if (c == 1) return recv_index_;
+  const auto cu = static_cast<std::size_t>(c);
+  if (wide_recv_.size() <= cu) wide_recv_.resize(cu + 1);
+  std::vector<index>& wide = wide_recv_[cu];
+  if (wide.empty() && !recv_index_.empty()) {
+    wide.reserve(cu * recv_index_.size());
+    for (index i : recv_index_)
+      for (index d = 0; d < c; ++d) wide.push_back(c * i + d);
   }
   return wide;
 }
@@ -52,7 +67,7 @@ double HaloPlan::wait_all() {
   const Timer t;
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   const double s = t.seconds();
-  stats_.wait_seconds += s;
+  totals().wait_seconds += s;
   return s;
 }
 
@@ -81,14 +96,19 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
   SCFD_CHECK(pending_ == &x, "{} halo: end() on another field than begin()", entity_name(kind_));
   in_flight_ = false;
   pending_ = nullptr;
-  ++stats_.exchanges;
+  ++totals().exchanges;
   if (empty()) return;
   const Timer t;
   wait_all();
   const auto c = static_cast<std::size_t>(pending_components_);
-  const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_ghosts()));
-  if (!recv.empty()) be.upload_range(recv, x, pending_components_ * n_owned_);
-  stats_.comm_seconds += begin_seconds_ + t.seconds();
+  const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_received()));
+  if (!recv.empty()) {
+    if (narrowed_)
+      be.upload_indices(recv, recv_list(pending_components_), x);
+    else
+      be.upload_range(recv, x, pending_components_ * n_owned_);
+  }
+  totals().comm_seconds += begin_seconds_ + t.seconds();
 }
 
 void HaloPlan::exchange(const backend::Backend& be, backend::Field& x, int components) {
@@ -103,7 +123,7 @@ void HaloPlan::exchange_host(std::span<T> x, std::span<T> send, std::span<T> rec
   SCFD_CHECK(static_cast<index>(x.size()) == n_local_,
              "{} halo: array of {} entries, the plan has {}", entity_name(kind_), x.size(),
              n_local_);
-  ++stats_.exchanges;
+  ++totals().exchanges;
   if (empty()) return;
   const Timer t;
   post_receives(recv, 1);
@@ -112,17 +132,22 @@ void HaloPlan::exchange_host(std::span<T> x, std::span<T> send, std::span<T> rec
   post_sends<T>(send, 1);
   count_exchange(send.size_bytes());
   wait_all();
-  std::copy(recv.begin(), recv.end(), x.begin() + n_owned_);
-  stats_.comm_seconds += t.seconds();
+  if (narrowed_) {
+    for (std::size_t k = 0; k < recv_index_.size(); ++k)
+      x[static_cast<std::size_t>(recv_index_[k])] = recv[k];
+  } else {
+    std::copy(recv.begin(), recv.end(), x.begin() + n_owned_);
+  }
+  totals().comm_seconds += t.seconds();
 }
 
 void HaloPlan::exchange(std::span<real> x) {
   exchange_host<real>(x, std::span<real>(send_buf_.data(), send_index_.size()),
-                      std::span<real>(recv_buf_.data(), static_cast<std::size_t>(n_ghosts())));
+                      std::span<real>(recv_buf_.data(), static_cast<std::size_t>(n_received())));
 }
 
 void HaloPlan::exchange(std::span<index> x) {
-  std::vector<index> send(send_index_.size()), recv(static_cast<std::size_t>(n_ghosts()));
+  std::vector<index> send(send_index_.size()), recv(static_cast<std::size_t>(n_received()));
   exchange_host<index>(x, send, recv);
 }
 

@@ -70,6 +70,16 @@ class HaloPlan {
   static HaloPlan build(Entity kind, index n_owned, std::span<const index> gid,
                         std::span<const int> ghost_owner, MPI_Comm comm);
 
+  // A plan over the same entities whose exchanges carry only `ghosts` (local indices in
+  // [n_owned, n_local), ascending, distinct): the ghosts that the owned rows of the operator
+  // after the exchange read. A plan sends a rank's whole node-sharing ghost layer, while a face
+  // stencil reads a third of it or less. The other ghosts of an exchanged field keep their values
+  // (stale: nothing after the exchange may read them). Built with the neighbours only (no
+  // collective over the communicator), so every rank with ghosts or sends in this plan calls it,
+  // in the same order as the others; each narrowed plan has its own message tag, so it may be in
+  // flight beside this one. It takes this plan's overlap setting, and this plan must outlive it.
+  HaloPlan narrowed(std::span<const index> ghosts);
+
   // Field exchange on a backend (see the header comment). A field of `components` values per
   // entity (3 for the vectors at cells: x, y, z interleaved) has x.size() = components n_local();
   // every value of an entity travels with it. The first exchange with a component count above 1
@@ -93,17 +103,26 @@ class HaloPlan {
   index n_owned() const { return n_owned_; }
   index n_local() const { return n_local_; }
   index n_ghosts() const { return n_local_ - n_owned_; }
+  // The ghosts an exchange fills: all of them, or those a narrowed plan was given.
+  index n_received() const { return recv_offset_.back(); }
+  bool is_narrowed() const { return narrowed_; }
 
   // The plan itself, for tests and diagnostics. Send: neighbour send_ranks()[k] gets the owned
   // entities send_indices()[send_offsets()[k] .. send_offsets()[k+1]). Receive: neighbour
-  // recv_ranks()[k] fills ghosts [recv_starts()[k], recv_starts()[k] + recv_counts()[k]).
+  // recv_ranks()[k] fills ghosts [recv_starts()[k], recv_starts()[k] + recv_counts()[k]); in a
+  // narrowed plan it fills recv_indices()[o .. o + recv_counts()[k]) with o = recv_offsets()[k]
+  // (recv_starts() then holds the neighbour's first ghost).
   std::span<const int> send_ranks() const { return send_ranks_; }
   std::span<const index> send_offsets() const { return send_offset_; }
   std::span<const index> send_indices() const { return send_index_; }
   std::span<const int> recv_ranks() const { return recv_ranks_; }
   std::span<const index> recv_starts() const { return recv_start_; }
   std::span<const index> recv_counts() const { return recv_count_; }
+  std::span<const index> recv_offsets() const { return recv_offset_; }
+  std::span<const index> recv_indices() const { return recv_index_; }
 
+  // A narrowed plan's accumulated figures (exchanges, times) go to the plan it was narrowed from,
+  // so Halo::total() covers them; its per-exchange figures are its own.
   const HaloStats& stats() const { return stats_; }
 
  private:
@@ -111,13 +130,17 @@ class HaloPlan {
   void post_receives(std::span<T> recv, int components);
   template <typename T>
   void post_sends(std::span<const T> send, int components);
-  // The owned values to send for a field of c components (send_index_ widened, built once).
+  // The owned values to send for a field of c components (send_index_ widened, built once), and
+  // the entries a narrowed plan receives (recv_index_ widened).
   std::span<const index> send_list(int c);
+  std::span<const index> recv_list(int c);
   double wait_all();
   static void count_exchange(std::size_t bytes);
   template <typename T>
   void exchange_host(std::span<T> x, std::span<T> send, std::span<T> recv);
   void finish_stats();
+  // Where the accumulated figures go: stats_, or the parent's of a narrowed plan.
+  HaloStats& totals() { return parent_stats_ != nullptr ? *parent_stats_ : stats_; }
 
   Entity kind_ = Entity::cell;
   MPI_Comm comm_ = MPI_COMM_NULL;
@@ -129,7 +152,12 @@ class HaloPlan {
   std::vector<std::vector<index>> wide_index_;  // [c]: send_index_ widened to c values each
   std::vector<int> recv_ranks_;
   std::vector<index> recv_start_, recv_count_;
-  std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_ghosts() values per component
+  std::vector<index> recv_offset_{0};  // per neighbour, where its values start in recv_buf_
+  std::vector<index> recv_index_;      // narrowed: the ghosts received, in recv_buf_'s order
+  std::vector<std::vector<index>> wide_recv_;  // [c]: recv_index_ widened to c values each
+  bool narrowed_ = false;
+  int narrowings_ = 0;                     // narrowed plans made from this one (their tags)
+  std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_received() per component
   std::vector<MPI_Request> requests_;      // one per neighbour message
   bool in_flight_ = false;
   bool overlap_ = false;
@@ -137,6 +165,7 @@ class HaloPlan {
   int pending_components_ = 1;
   double begin_seconds_ = 0;  // time spent in the pending begin
   HaloStats stats_;
+  HaloStats* parent_stats_ = nullptr;  // narrowed: the parent plan's (which outlives it)
 };
 
 }  // namespace scfd::halo

@@ -12,8 +12,11 @@
 namespace scfd::halo {
 namespace {
 
-// Tags below MPI's guaranteed minimum MPI_TAG_UB (32767), one per entity kind.
+// Tags below MPI's guaranteed minimum MPI_TAG_UB (32767), one per entity kind; a plan's narrowed
+// plans take its tag plus multiples of kNarrowedTagStep.
 constexpr int kTagBase = 23100;
+constexpr int kNarrowedTagStep = 8;
+constexpr int kTagLimit = 32767;
 
 struct Ranks {
   int rank = 0, size = 1;
@@ -134,8 +137,90 @@ HaloPlan HaloPlan::build(Entity kind, index n_owned, std::span<const index> gid,
           me.rank));
     p.send_offset_.push_back(static_cast<index>(p.send_index_.size()));
   }
+  for (const index count : p.recv_count_) p.recv_offset_.push_back(p.recv_offset_.back() + count);
   p.send_buf_.resize(p.send_index_.size());
   p.recv_buf_.resize(static_cast<std::size_t>(p.n_ghosts()));
+  p.requests_.assign(p.send_ranks_.size() + p.recv_ranks_.size(), MPI_REQUEST_NULL);
+  p.finish_stats();
+  return p;
+}
+
+// Narrowing: each rank tells every owner it receives from which of that owner's ghosts it keeps
+// (positions in the owner's ghost range, so no global ids are needed), counts first, then the
+// lists; the owner keeps the same positions of its send list to that rank. Neighbours that end
+// up with nothing to send or receive drop out of the plan.
+HaloPlan HaloPlan::narrowed(std::span<const index> ghosts) {
+  HaloPlan p;
+  p.kind_ = kind_;
+  p.comm_ = comm_;
+  p.n_owned_ = n_owned_;
+  p.n_local_ = n_local_;
+  p.narrowed_ = true;
+  p.overlap_ = overlap_;
+  p.parent_stats_ = &totals();
+  p.tag_ = tag_ + kNarrowedTagStep * ++narrowings_;
+  SCFD_CHECK(p.tag_ <= kTagLimit, "{} halo: too many narrowed plans ({})", entity_name(kind_),
+             narrowings_);
+  for (std::size_t g = 0; g < ghosts.size(); ++g)
+    SCFD_CHECK(
+        ghosts[g] >= n_owned_ && ghosts[g] < n_local_ && (g == 0 || ghosts[g - 1] < ghosts[g]),
+        "{} halo: narrowed to ghost {} (ghosts are [{}, {}), ascending)", entity_name(kind_),
+        ghosts[g], n_owned_, n_local_);
+  if (empty()) {
+    p.finish_stats();
+    return p;
+  }
+
+  // Receive side: the kept ghosts of each owner, as positions in its range.
+  const std::size_t n_recv = recv_ranks_.size(), n_send = send_ranks_.size();
+  std::vector<std::vector<index>> keep(n_recv);
+  std::size_t k = 0;
+  for (const index g : ghosts) {
+    while (g >= recv_start_[k] + recv_count_[k]) ++k;
+    keep[k].push_back(g - recv_start_[k]);
+  }
+  std::vector<index> keep_count(n_recv), give_count(n_send);
+  std::vector<MPI_Request> req(n_recv + n_send, MPI_REQUEST_NULL);
+  const MPI_Datatype id_type = mpi_type<index>();
+  for (std::size_t j = 0; j < n_send; ++j)
+    MPI_Irecv(&give_count[j], 1, id_type, send_ranks_[j], p.tag_, comm_, &req[j]);
+  for (std::size_t j = 0; j < n_recv; ++j) {
+    keep_count[j] = static_cast<index>(keep[j].size());
+    MPI_Isend(&keep_count[j], 1, id_type, recv_ranks_[j], p.tag_, comm_, &req[n_send + j]);
+  }
+  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+  std::vector<std::vector<index>> give(n_send);
+  for (std::size_t j = 0; j < n_send; ++j) {
+    give[j].resize(static_cast<std::size_t>(give_count[j]));
+    MPI_Irecv(give[j].data(), static_cast<int>(give_count[j]), id_type, send_ranks_[j], p.tag_,
+              comm_, &req[j]);
+  }
+  for (std::size_t j = 0; j < n_recv; ++j)
+    MPI_Isend(keep[j].data(), static_cast<int>(keep_count[j]), id_type, recv_ranks_[j], p.tag_,
+              comm_, &req[n_send + j]);
+  MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
+
+  for (std::size_t j = 0; j < n_recv; ++j) {
+    if (keep[j].empty()) continue;
+    p.recv_ranks_.push_back(recv_ranks_[j]);
+    p.recv_start_.push_back(recv_start_[j]);
+    p.recv_count_.push_back(keep_count[j]);
+    for (const index pos : keep[j]) p.recv_index_.push_back(recv_start_[j] + pos);
+    p.recv_offset_.push_back(static_cast<index>(p.recv_index_.size()));
+  }
+  for (std::size_t j = 0; j < n_send; ++j) {
+    if (give[j].empty()) continue;
+    const index first = send_offset_[j], count = send_offset_[j + 1] - first;
+    p.send_ranks_.push_back(send_ranks_[j]);
+    for (const index pos : give[j]) {
+      SCFD_CHECK(pos >= 0 && pos < count, "{} halo: rank {} kept position {} of {} sent",
+                 entity_name(kind_), send_ranks_[j], pos, count);
+      p.send_index_.push_back(send_index_[static_cast<std::size_t>(first + pos)]);
+    }
+    p.send_offset_.push_back(static_cast<index>(p.send_index_.size()));
+  }
+  p.send_buf_.resize(p.send_index_.size());
+  p.recv_buf_.resize(p.recv_index_.size());
   p.requests_.assign(p.send_ranks_.size() + p.recv_ranks_.size(), MPI_REQUEST_NULL);
   p.finish_stats();
   return p;
@@ -149,7 +234,7 @@ void HaloPlan::finish_stats() {
   stats_.messages_sent = static_cast<int>(send_ranks_.size());
   stats_.messages_received = static_cast<int>(recv_ranks_.size());
   stats_.bytes_sent = send_index_.size() * sizeof(real);
-  stats_.bytes_received = static_cast<std::size_t>(n_ghosts()) * sizeof(real);
+  stats_.bytes_received = static_cast<std::size_t>(n_received()) * sizeof(real);
 }
 
 }  // namespace scfd::halo

@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "halo/halo.hpp"
 #include "halo/overlap.hpp"
 
 namespace scfd::solvers {
@@ -127,9 +128,15 @@ std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
   const Timer timer;
   const AmgOptions options = amg_options(be);
   const bool ranks = world_size() > 1;
-  AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
+  // The finest level's exchanges carry only the ghosts its matrix reads (a third of the
+  // node-sharing layer for a cell Laplacian); the level keeps that plan.
+  std::unique_ptr<halo::HaloPlan> fine;
+  if (ranks) fine = std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, a)));
+  AmgHierarchy h = ranks ? build_amg(a, *fine, options) : build_amg(a, options);
+  halo::HaloPlan* fine_plan = ranks ? fine.get() : &plan;
+  h.levels[0].plan = std::move(fine);
   const std::string levels = h.describe();
-  auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);
+  auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, fine_plan);
   be.finish();
   amg->setup_seconds = timer.seconds();
   log::info("{} preconditioner: AMG, {}{}, set-up {:.3f} s", what, levels,

@@ -48,7 +48,7 @@ struct AmgLevel {
   std::vector<real> weight;  // smoother: omega / a_ii (1 / a_ii on rows without neighbours)
   SparseMatrix p, r;         // to the next level: n x n_coarse and its transpose (not coarsest)
   // Several ranks, levels >= 1: the global number of each local entity and the halo plan of the
-  // ghosts (level 0 uses the caller's plan).
+  // ghosts (level 0 uses the caller's plan; make_amg stores here the plan it narrows from it).
   std::vector<index> gid;
   std::unique_ptr<halo::HaloPlan> plan;
 };
@@ -96,7 +96,7 @@ class Amg final : public Preconditioner {
     std::unique_ptr<backend::Matrix> a, p, r;
     std::unique_ptr<backend::Field> weight, rhs, e, tmp;  // rhs: restricted residual (not finest)
     halo::HaloPlan* plan = nullptr;                       // ghosts to refresh before a product
-    std::unique_ptr<halo::HaloPlan> owned_plan;           // levels >= 1
+    std::unique_ptr<halo::HaloPlan> owned_plan;           // AmgLevel::plan
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;

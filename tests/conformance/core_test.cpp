@@ -5,12 +5,12 @@
 // pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; the PCG scalars (a dot into a slot, the breakdown record of
 // pcg_update, beta of pcg_direction) and the BiCGStab updates equal the cpu's; max_abs equals the
-// cpu's bit for bit; download_indices (with any cached index lists) and upload_range,
-// upload_entries; the four sparse-matrix products (apply, residual, apply_add, jacobi) on random
-// matrices with empty and long rows equal the cpu's (bit for bit in fp64) and leave the entries
-// past the rows alone; PCG, Jacobi and AMG, on a heat-like node system (Dirichlet nodes
-// eliminated, the assembled operator of make_node_system) reproduces the cpu backend's iteration
-// count +-1 and solution.
+// cpu's bit for bit; download_indices (with any cached index lists), upload_range,
+// upload_indices and upload_entries; the four sparse-matrix products (apply, residual, apply_add,
+// jacobi) on random matrices with empty and long rows equal the cpu's (bit for bit in fp64) and
+// leave the entries past the rows alone; PCG, Jacobi and AMG, on a heat-like node system (Dirichlet
+// nodes eliminated, the assembled operator of make_node_system) reproduces the cpu backend's
+// iteration count +-1 and solution.
 //
 // fp32: both backends get the same float-representable inputs, so the cpu result is the exact
 // answer to compare the fp32 one with. fp64: the element-wise updates are `precise` (no fused
@@ -562,6 +562,27 @@ TEST_P(CoreOperations, UploadRangeWritesOnlyItsRange) {
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
   gpu->upload_range({}, *f.gpu, 1000);  // an empty range at the end
   EXPECT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu));
+}
+
+// The receive of a narrowed halo plan: scattered ascending entries (runs and gaps, the first and
+// last entry of the field, entries sharing a texel) get their values and every other entry keeps
+// its own; twice through the same list, then through the list edited in place (its cached map or
+// point list rebuilt), and through the backend's default (runs of upload_range).
+TEST_P(CoreOperations, UploadIndicesWritesOnlyItsEntries) {
+  const std::size_t n = 3001;
+  Pair f = make_pair(random_values(n, 26, fp32()));
+  std::vector<index> entries = {0, 1, 2, 5};
+  for (index i = 9; i < 2990; i += (i % 5 == 0 ? 1 : 3)) entries.push_back(i);
+  entries.push_back(static_cast<index>(n - 1));
+  for (const unsigned seed : {27u, 28u, 29u}) {
+    if (seed == 29u) entries[3] = 6;  // edited in place: the same data pointer
+    const std::vector<real> v = random_values(entries.size(), seed, fp32());
+    cpu.upload_indices(v, entries, *f.cpu);
+    gpu->upload_indices(v, entries, *f.gpu);
+    ASSERT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << "seed " << seed;
+    gpu->Backend::upload_indices(v, entries, *f.gpu);
+    ASSERT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << "default, seed " << seed;
+  }
 }
 
 // A boundary-data field: values at listed entries (every 7th and the last; GL_POINTS on

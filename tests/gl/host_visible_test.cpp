@@ -74,9 +74,11 @@ TEST(HostVisible, KernelsSeeTheHostsWritesInOrder) {
     read[s].place();
   }
   for (int r = 0; r < rounds; ++r) {
-    const std::vector<std::uint32_t> got = out[static_cast<std::size_t>(r)].download<std::uint32_t>();
+    const std::vector<std::uint32_t> got =
+        out[static_cast<std::size_t>(r)].download<std::uint32_t>();
     for (std::size_t i = 0; i < n; ++i)
-      ASSERT_EQ(got[i], static_cast<std::uint32_t>(1000 * r + i + 1)) << "round " << r << " item " << i;
+      ASSERT_EQ(got[i], static_cast<std::uint32_t>(1000 * r + i + 1))
+          << "round " << r << " item " << i;
   }
 }
 

@@ -139,6 +139,64 @@ TEST(HaloPlanSynthetic, TwoPlansInFlightAtOnce) {
   EXPECT_EQ(mismatches(host(*y), l, 2, 0), 0);
 }
 
+// A narrowed plan: the ghosts kept are every other one (the first of each neighbour's range
+// included, and on rank 1 none at all from its first owner); they receive their owners' values,
+// the ghosts left out keep theirs, for a field of one and of three components and a host array,
+// while the full plan is in flight beside it; the plan sends and receives only what is kept.
+TEST(HaloPlanSynthetic, NarrowedPlanFillsOnlyItsGhosts) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan full = plan_of(l);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::vector<index> kept;
+  std::vector<char> is_kept(l.gid.size(), 0);
+  for (std::size_t k = 0; k < full.recv_ranks().size(); ++k) {
+    const index start = full.recv_starts()[k];
+    if (rank == 1 && full.recv_ranks()[k] == 0) continue;
+    for (index g = start; g < start + full.recv_counts()[k]; g += 2) {
+      kept.push_back(g);
+      is_kept[static_cast<std::size_t>(g)] = 1;
+    }
+  }
+  HaloPlan narrow = full.narrowed(kept);
+  EXPECT_TRUE(narrow.is_narrowed());
+  EXPECT_EQ(narrow.n_received(), static_cast<index>(kept.size()));
+  EXPECT_EQ(std::vector<index>(narrow.recv_indices().begin(), narrow.recv_indices().end()), kept);
+  long long sends = static_cast<long long>(narrow.send_indices().size());
+  long long receives = narrow.n_received();
+  MPI_Allreduce(MPI_IN_PLACE, &sends, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &receives, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(sends, receives);  // every value sent is one kept ghost somewhere
+  EXPECT_EQ(narrow.stats().bytes_received, kept.size() * sizeof(real));
+
+  const CpuBackend be;
+  for (const int c : {1, 3}) {
+    std::vector<real> start(static_cast<std::size_t>(c) * l.gid.size(), real(-7));
+    for (index i = 0; i < l.n_owned; ++i)
+      for (int d = 0; d < c; ++d)
+        start[static_cast<std::size_t>(c * i + d)] = 10 * l.gid[static_cast<std::size_t>(i)] + d;
+    auto x = be.make_field(c * full.n_local()), y = be.make_field(full.n_local());
+    be.upload(start, *x);
+    be.upload(owned_values(l, 2, 0), *y);
+    full.begin(be, *y);
+    narrow.exchange(be, *x, c);
+    full.end(be, *y);
+    EXPECT_EQ(mismatches(host(*y), l, 2, 0), 0);
+    const std::span<const real> got = host(*x);
+    int bad = 0;
+    for (std::size_t i = static_cast<std::size_t>(l.n_owned); i < l.gid.size(); ++i)
+      for (int d = 0; d < c; ++d) {
+        const real want = is_kept[i] ? 10 * l.gid[i] + d : real(-7);
+        if (got[static_cast<std::size_t>(c) * i + static_cast<std::size_t>(d)] != want) ++bad;
+      }
+    EXPECT_EQ(bad, 0) << c << " components";
+  }
+  std::vector<real> v = owned_values(l, 3, 1);
+  narrow.exchange(std::span<real>(v));
+  for (std::size_t i = static_cast<std::size_t>(l.n_owned); i < l.gid.size(); ++i)
+    EXPECT_EQ(v[i], is_kept[i] ? 3 * l.gid[i] + 1 : real(-1)) << "host, local " << i;
+}
+
 TEST(HaloPlanSynthetic, StatisticsAddUpOverRanks) {
   const auto l = test::synthetic_layout(MPI_COMM_WORLD);
   HaloPlan p = plan_of(l);

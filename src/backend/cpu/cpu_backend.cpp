@@ -89,6 +89,19 @@ void CpuBackend::upload_range(std::span<const real> values, Field& xf, index off
   std::copy(values.begin(), values.end(), x.begin() + offset);
 }
 
+void CpuBackend::upload_indices(std::span<const real> values, std::span<const index> indices,
+                                Field& xf) const {
+  auto x = host(xf);
+  SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
+             indices.size());
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    SCFD_CHECK(indices[k] >= 0 && static_cast<std::size_t>(indices[k]) < x.size() &&
+                   (k == 0 || indices[k - 1] < indices[k]),
+               "upload_indices: index {} (at {}) into a field of {}", indices[k], k, x.size());
+    x[indices[k]] = values[k];
+  }
+}
+
 void CpuBackend::upload_entries(std::span<const index> entries, std::span<const real> values,
                                 Field& xf) const {
   auto x = host(xf);

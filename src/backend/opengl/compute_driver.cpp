@@ -1,5 +1,6 @@
 // The compute driver (see compute_driver.hpp). Each operation is one compute kernel of kernels/
-// named after it (fill, dot, max_abs, pcg_update, download_indices, upload_range), the twin of
+// named after it (fill, dot, max_abs, pcg_update, download_indices, upload_range,
+// upload_indices), the twin of
 // the CpuBackend method of the same name.
 //
 // Reductions (dot, pcg_update, max_abs) are one dispatch each: every workgroup combines a fixed
@@ -51,6 +52,11 @@ void reserve_host_visible(Buffer& b, std::size_t bytes) {
   if (b.size() < bytes) b = Buffer::host_visible(bytes);
 }
 
+// The texels a kernel writes to cover entries [first, first + count).
+std::size_t texels_of(std::size_t first, std::size_t count, std::size_t per_texel) {
+  return (first + count - 1) / per_texel - first / per_texel + 1;
+}
+
 }  // namespace
 
 void ComputeDriver::start(const GlBackend& be) {
@@ -98,23 +104,62 @@ void ComputeDriver::gather(const Buffer& indices, const FieldStorage& x, std::sp
   read_reals(send_, out, be_->gl_precision());
 }
 
+ComputeDriver::Staging& ComputeDriver::stage(std::span<const real> values) {
+  Staging& s = receive_[next_receive_];
+  next_receive_ = (next_receive_ + 1) % receive_.size();
+  s.read.wait();
+  reserve_host_visible(s.buffer, values.size() * real_bytes(be_->gl_precision()));
+  write_reals(s.buffer, values, 0, be_->gl_precision());
+  return s;
+}
+
 void ComputeDriver::upload_range(std::span<const real> values, FieldStorage& x,
                                  std::size_t offset) {
   // Through a staging buffer and a kernel for both storages: a transfer straight into a field's
   // buffer would have to wait for the kernels before it (see FieldStorage::upload).
-  Staging& stage = receive_[next_receive_];
-  next_receive_ = (next_receive_ + 1) % receive_.size();
-  stage.read.wait();
-  reserve_host_visible(stage.buffer, values.size() * real_bytes(be_->gl_precision()));
-  write_reals(stage.buffer, values, 0, be_->gl_precision());
-  const std::size_t per_texel = x.layout().per_texel;
-  const std::size_t texels = (offset + values.size() - 1) / per_texel - offset / per_texel + 1;
+  Staging& s = stage(values);
   gl::Program& prog = program("upload_range");
-  prog.bind({&stage.buffer}, {}, {&x});
+  prog.bind({&s.buffer}, {}, {&x});
   prog.set("offset", static_cast<std::uint32_t>(offset));
   prog.set("count", static_cast<std::uint32_t>(values.size()));
-  prog.dispatch(texels);
-  stage.read.place();
+  prog.dispatch(texels_of(offset, values.size(), x.layout().per_texel));
+  s.read.place();
+}
+
+ComputeDriver::ScatterMap& ComputeDriver::scatter_map(std::span<const index> indices) {
+  auto it = std::find_if(scatter_maps_.begin(), scatter_maps_.end(), [&](const ScatterMap& m) {
+    return m.key == indices.data() && m.host.size() == indices.size();
+  });
+  if (it != scatter_maps_.end() && std::equal(it->host.begin(), it->host.end(), indices.begin()))
+    return *it;
+  if (it == scatter_maps_.end()) {
+    if (scatter_maps_.size() == kMaxIndexLists) scatter_maps_.pop_front();
+    it = scatter_maps_.insert(scatter_maps_.end(), ScatterMap{});
+  }
+  for (std::size_t k = 1; k < indices.size(); ++k)
+    SCFD_CHECK(indices[k - 1] < indices[k], "upload_indices: index {} after {}", indices[k],
+               indices[k - 1]);
+  it->key = indices.data();
+  it->host.assign(indices.begin(), indices.end());
+  it->first = static_cast<std::size_t>(indices.front());
+  it->count = static_cast<std::size_t>(indices.back() - indices.front()) + 1;
+  std::vector<index> map(it->count, -1);
+  for (std::size_t k = 0; k < indices.size(); ++k)
+    map[static_cast<std::size_t>(indices[k]) - it->first] = static_cast<index>(k);
+  it->map = Buffer::from<index>(map);
+  return *it;
+}
+
+void ComputeDriver::upload_indices(std::span<const real> values, std::span<const index> indices,
+                                   FieldStorage& x) {
+  const ScatterMap& m = scatter_map(indices);
+  Staging& s = stage(values);
+  gl::Program& prog = program("upload_indices");
+  prog.bind({&s.buffer, &m.map}, {}, {&x});
+  prog.set("first", static_cast<std::uint32_t>(m.first));
+  prog.set("count", static_cast<std::uint32_t>(m.count));
+  prog.dispatch(texels_of(m.first, m.count, x.layout().per_texel));
+  s.read.place();
 }
 
 void ComputeDriver::upload_entries(std::span<const index> entries, std::span<const real> values,

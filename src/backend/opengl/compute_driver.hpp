@@ -8,11 +8,13 @@
 
 #include <array>
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "backend/opengl/driver.hpp"
 #include "gl/program.hpp"
@@ -34,6 +36,8 @@ class ComputeDriver final : public Driver {
 
   void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices,
+                      FieldStorage& x) override;
   // One upload of the whole field.
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       FieldStorage& x) override;
@@ -77,6 +81,18 @@ class ComputeDriver final : public Driver {
   };
   std::array<Staging, 4> receive_;
   std::size_t next_receive_ = 0;
+  // The next staging buffer, waited for and holding `values` (upload_range, upload_indices).
+  Staging& stage(std::span<const real> values);
+  // upload_indices: for each index list (the last kMaxIndexLists), the position of each entry of
+  // [first, first + count) in the list, or -1 (kernels/upload_indices.glsl's map).
+  struct ScatterMap {
+    const index* key = nullptr;  // data pointer of the list it was made from
+    std::vector<index> host;     // the list, to detect one edited in place
+    Buffer map;
+    std::size_t first = 0, count = 0;
+  };
+  ScatterMap& scatter_map(std::span<const index> indices);
+  std::deque<ScatterMap> scatter_maps_;
   // slot_op: slot_value.glsl in the scalars' precision and its one-entry outputs (first use)
   std::unique_ptr<scfd::gl::Body> slot_body_;
   std::array<FieldStorage, 3> slot_fields_;

@@ -75,6 +75,10 @@ class Driver {
   virtual void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) = 0;
   // x[offset + k] = values[k] (upload_range; values not empty).
   virtual void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) = 0;
+  // x[indices[k]] = values[k] (upload_indices; values not empty, the first and last index in x;
+  // the driver checks that the indices ascend when it first sees a list).
+  virtual void upload_indices(std::span<const real> values, std::span<const index> indices,
+                              FieldStorage& x) = 0;
   // x = 0 but x[entries[k]] = values[k] (upload_entries).
   virtual void upload_entries(std::span<const index> entries, std::span<const real> values,
                               FieldStorage& x) = 0;

@@ -78,6 +78,14 @@ void FragmentDriver::upload_range(std::span<const real> values, FieldStorage& x,
   points().write(list, values, x);
 }
 
+void FragmentDriver::upload_indices(std::span<const real> values, std::span<const index> indices,
+                                    FieldStorage& x) {
+  for (std::size_t k = 1; k < indices.size(); ++k)
+    SCFD_CHECK(indices[k - 1] < indices[k], "upload_indices: index {} after {}", indices[k],
+               indices[k - 1]);
+  points().write(entry_points(indices, x.layout()), values, x);
+}
+
 void FragmentDriver::upload_entries(std::span<const index> entries, std::span<const real> values,
                                     FieldStorage& x) {
   if (x.size() == 0) return;

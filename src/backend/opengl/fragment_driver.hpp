@@ -39,6 +39,9 @@ class FragmentDriver final : public Driver {
   void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
   // One GL_POINT per entry (the thesis's halo receive).
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
+  // GL_POINTS through the entry list's points (built once), as upload_entries without the clear.
+  void upload_indices(std::span<const real> values, std::span<const index> indices,
+                      FieldStorage& x) override;
   // A clear, then one GL_POINT per value.
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       FieldStorage& x) override;

@@ -192,6 +192,17 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   state_->driver->upload_range(values, storage(x), static_cast<std::size_t>(offset));
 }
 
+void GlBackend::upload_indices(std::span<const real> values, std::span<const index> indices,
+                               Field& x) const {
+  SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
+             indices.size());
+  if (values.empty()) return;
+  SCFD_CHECK(indices.front() >= 0 && indices.back() < x.size(),
+             "upload_indices: indices {}..{} into a field of {}", indices.front(), indices.back(),
+             x.size());
+  state_->driver->upload_indices(values, indices, storage(x));
+}
+
 void GlBackend::upload_entries(std::span<const index> entries, std::span<const real> values,
                                Field& x) const {
   SCFD_CHECK(entries.size() == values.size(), "{} values for {} entries", values.size(),

@@ -55,6 +55,8 @@ class GlBackend final : public Backend {
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices,
+                      Field& x) const override;
   // gl-raster: a clear and GL_POINTS; gl-compute: one upload of the whole field (the driver's).
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       Field& x) const override;

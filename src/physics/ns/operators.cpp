@@ -11,6 +11,40 @@
 
 namespace scfd::physics::ns {
 
+std::vector<index> cell_reads(const topology::Mesh& m) {
+  std::vector<index> cells(m.face_cells.begin(), m.face_cells.begin() + 2 * m.n_owned_faces);
+  const int w = m.cell_width();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * m.n_owned_cells; ++i) {
+    const auto f = static_cast<std::size_t>(m.cell_faces[i]);
+    cells.push_back(m.face_cells[2 * f]);
+    cells.push_back(m.face_cells[2 * f + 1]);
+  }
+  return halo::ghosts_among(m.n_owned_cells, std::move(cells));
+}
+
+std::vector<index> face_reads(const topology::Mesh& m) {
+  return halo::ghosts_among(
+      m.n_owned_faces,
+      std::vector<index>(
+          m.cell_faces.begin(),
+          m.cell_faces.begin() + static_cast<std::ptrdiff_t>(m.cell_width()) * m.n_owned_cells));
+}
+
+std::vector<index> rotation_reads(const topology::Mesh& m) {
+  const index owned = m.n_owned_curl();
+  return halo::ghosts_among(
+      m.n_owned_faces, std::vector<index>(m.curl_faces.item.begin(),
+                                          m.curl_faces.item.begin() + m.curl_faces.offset[owned]));
+}
+
+std::vector<index> curl_reads(const topology::Mesh& m) {
+  return halo::ghosts_among(
+      m.n_owned_curl(),
+      std::vector<index>(
+          m.face_curl.begin(),
+          m.face_curl.begin() + static_cast<std::ptrdiff_t>(m.curl_width()) * m.n_owned_faces));
+}
+
 Star::Star(const backend::Backend& be, const HodgeStar& star)
     : be_(be), diagonal_(be.make_field_from(star.diagonal)) {
   if (!star.is_diagonal) matrix_ = be.make_matrix(star.matrix);
@@ -25,6 +59,10 @@ void Star::apply(const Field& x, Field& y, backend::Rows rows) const {
 
 Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, const Geometry& g)
     : face_star(be, g.face_star), edge_star(be, g.edge_star) {
+  if (!g.face_star.is_diagonal)
+    face_star_ghosts = halo::ghosts_among(m.n_owned_faces, g.face_star.matrix.column);
+  if (!g.edge_star.is_diagonal)
+    edge_star_ghosts = halo::ghosts_among(m.n_owned_curl(), g.edge_star.matrix.column);
   fixed = be.make_field_from(g.fixed);
   for (std::size_t f = 0; f < g.fixed.size(); ++f)
     if (g.fixed[f] != 0) fixed_faces.push_back(static_cast<index>(f));
@@ -72,6 +110,14 @@ MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backe
       free_x_(be.make_field(m.n_faces)),
       viscous_x_(be.make_field(m.n_faces)),
       circulation_(be.make_field(m.n_curl())) {
+  if (!k.diagonal_stars()) {
+    std::vector<index> faces = face_reads(m);
+    faces.insert(faces.end(), k.face_star_ghosts.begin(), k.face_star_ghosts.end());
+    faces_ = halo.faces.narrowed(halo::ghosts_among(m.n_owned_faces, std::move(faces)));
+    rotation_ = halo.faces.narrowed(rotation_reads(m));
+    curl_star_ = curl_plan(halo, m).narrowed(k.edge_star_ghosts);
+    curl_ = curl_plan(halo, m).narrowed(curl_reads(m));
+  }
   if (m.dim == 3) {
     star_x_ = be.make_field(m.n_faces);
     curl_w_ = be.make_field(m.n_faces);
@@ -117,7 +163,7 @@ void MomentumOperator::diagonal(Field& d) const {
 // The same operator with the stars as matrices: M (free .* x) is formed once and serves both the
 // mass term and the viscous term.
 void MomentumOperator::apply_3d(Field& x, Field& y) const {
-  halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
+  halo::overlap(faces_, be_, x, [&](backend::Rows rows) {
     be_.multiply(*k_.free, x, *free_x_);
     k_.face_star.apply(*free_x_, *star_x_, rows);
   });
@@ -127,14 +173,14 @@ void MomentumOperator::apply_3d(Field& x, Field& y) const {
 }
 
 void MomentumOperator::viscous_3d(Field& mx, Field& y, const Field* extra) const {
-  halo::overlap(halo_.faces, be_, mx,
+  halo::overlap(rotation_, be_, mx,
                 [&](backend::Rows rows) { be_.rotation(m_, mx, *circulation_, rows); });
-  halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
+  halo::overlap(curl_star_, be_, *circulation_,
                 [&](backend::Rows rows) { k_.edge_star.apply(*circulation_, *vorticity_, rows); });
   if (extra != nullptr) be_.axpy(1, *extra, *vorticity_);
-  halo::overlap(curl_plan(halo_, m_), be_, *vorticity_,
+  halo::overlap(curl_, be_, *vorticity_,
                 [&](backend::Rows rows) { be_.curl(m_, *vorticity_, *curl_w_, rows); });
-  halo::overlap(halo_.faces, be_, *curl_w_,
+  halo::overlap(faces_, be_, *curl_w_,
                 [&](backend::Rows rows) { k_.face_star.apply(*curl_w_, y, rows); });
 }
 
@@ -160,14 +206,19 @@ void MomentumOperator::viscous_from_circulation(Field& y, const Field* extra) co
 
 PressureOperator::PressureOperator(const topology::Mesh& m, const backend::Backend& be,
                                    halo::Halo& halo, const Coefficients& k)
-    : m_(m), be_(be), halo_(halo), k_(k), gradient_(be.make_field(m.n_faces)) {}
+    : m_(m),
+      be_(be),
+      k_(k),
+      cells_(halo.cells.narrowed(cell_reads(m))),
+      faces_(halo.faces.narrowed(face_reads(m))),
+      gradient_(be.make_field(m.n_faces)) {}
 
 void PressureOperator::apply(Field& x, Field& y) const {
-  halo::overlap(halo_.cells, be_, x, [&](backend::Rows rows) {
+  halo::overlap(cells_, be_, x, [&](backend::Rows rows) {
     be_.gradient(m_, x, *k_.zero_boundary, *gradient_, rows);
   });
   be_.multiply(*k_.neg_mobility, *gradient_, *gradient_);
-  halo::overlap(halo_.faces, be_, *gradient_,
+  halo::overlap(faces_, be_, *gradient_,
                 [&](backend::Rows rows) { be_.divergence(m_, *gradient_, y, rows); });
 }
 
@@ -219,8 +270,9 @@ Convection::Convection(const topology::Mesh& m, const backend::Backend& be, halo
                        real upwind)
     : m_(m),
       be_(be),
-      halo_(halo),
       upwind_(upwind),
+      cells_(halo.cells.narrowed(cell_reads(m))),
+      faces_(halo.faces.narrowed(face_reads(m))),
       u_cell_(be.make_field(3 * m.n_cells)),
       n_cell_(be.make_field(3 * m.n_cells)),
       zero_cell_(be.make_field(3 * m.n_cells)),
@@ -233,14 +285,14 @@ void Convection::apply(const Field& a, const Field& x, const Field& u_boundary, 
 
 void Convection::apply_exchanging(const Field& a, Field& x, const Field& u_boundary,
                                   Field& y) const {
-  halo::overlap(halo_.faces, be_, x,
+  halo::overlap(faces_, be_, x,
                 [&](backend::Rows rows) { be_.interpolate(m_, x, *u_cell_, rows); });
   from_cells(a, u_boundary, y);
 }
 
 void Convection::from_cells(const Field& a, const Field& u_boundary, Field& y) const {
   halo::overlap(
-      halo_.cells, be_, *u_cell_,
+      cells_, be_, *u_cell_,
       [&](backend::Rows rows) {
         be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_, rows);
       },
@@ -255,8 +307,7 @@ void Convection::boundary_part(const Field& a, const Field& u_boundary, Field& y
 
 void Convection::integrate(Field& y) const {
   halo::overlap(
-      halo_.cells, be_, *n_cell_, [&](backend::Rows rows) { be_.integrate(m_, *n_cell_, y, rows); },
-      3);
+      cells_, be_, *n_cell_, [&](backend::Rows rows) { be_.integrate(m_, *n_cell_, y, rows); }, 3);
 }
 
 }  // namespace scfd::physics::ns

@@ -6,7 +6,9 @@
 //
 // Parallel runs: operators write owned entries; the inputs of each gather are exchanged first
 // (faces before R, D and the cell reconstruction; curl entities before C; cells before G), so
-// every rank count computes the serial operators.
+// every rank count computes the serial operators. Most exchanges go through plans narrowed to
+// the ghosts the product after them reads (HaloPlan::narrowed, cell_reads .. curl_reads); the other
+// ghosts of such a field are stale afterwards, and nothing reads them.
 #pragma once
 
 #include <memory>
@@ -30,6 +32,14 @@ using FieldPtr = std::unique_ptr<Field>;
 inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
   return halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge);
 }
+
+// The ghosts the operators' owned rows read, for narrowed plans (HaloPlan::narrowed): cells
+// of the owned faces and across the faces of the owned cells (G, N, J); faces of the owned
+// cells (D, I); faces of the owned curl entities (R); curl entities of the owned faces (C).
+std::vector<index> cell_reads(const topology::Mesh& m);
+std::vector<index> face_reads(const topology::Mesh& m);
+std::vector<index> rotation_reads(const topology::Mesh& m);
+std::vector<index> curl_reads(const topology::Mesh& m);
 
 // A Hodge star on the backend (HodgeStar, ns/hodge.hpp): y = star x on the owned entities `rows`
 // names, x with its ghosts. A diagonal star (2D) is an element-wise product: it writes every
@@ -59,8 +69,11 @@ struct Coefficients {
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
   bool diagonal_stars() const { return face_star.is_diagonal(); }
 
-  Star face_star;                  // M: 2D diag(L/A), 3D M_RT
-  Star edge_star;                  // W: 2D diag(1/A*), 3D W_mp
+  Star face_star;  // M: 2D diag(L/A), 3D M_RT
+  Star edge_star;  // W: 2D diag(1/A*), 3D W_mp
+  // The ghosts the owned rows of the matrix stars read (3D; empty for diagonal stars): what the
+  // exchanges before them carry (MomentumOperator).
+  std::vector<index> face_star_ghosts, edge_star_ghosts;
   std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)
   FieldPtr fixed, free, mobility, neg_mobility, viscous_diag, pressure_diag, cfl_weight,
       courant_weight;
@@ -97,8 +110,10 @@ class Convection {
   void integrate(Field& y) const;
   const topology::Mesh& m_;
   const backend::Backend& be_;
-  halo::Halo& halo_;
   real upwind_;
+  // Narrowed plans (halo_plan.hpp): cells_ carries the ghost cells of the owned faces and the
+  // face neighbours of the owned cells (N, J), faces_ the ghost faces of the owned cells (I).
+  mutable halo::HaloPlan cells_, faces_;
   FieldPtr u_cell_, n_cell_, zero_cell_;  // 3 per cell
   FieldPtr zero_boundary_;                // 3 per owned boundary face
 };
@@ -145,6 +160,11 @@ class MomentumOperator final : public solvers::LinearOperator {
   void combine(const Field& x, Field& y) const;
 
   Convection convection_;
+  // Matrix stars (3D): the exchanges of viscous_3d and apply_3d through narrowed plans
+  // (halo_plan.hpp), each carrying the ghosts of the products after it: faces_ those of M_RT and
+  // of the owned cells (M, and I in the convection), rotation_ the faces of the owned curl
+  // entities (R), curl_star_ the columns of W_mp, curl_ the curl entities of the owned faces (C).
+  mutable halo::HaloPlan faces_, rotation_, curl_star_, curl_;
   FieldPtr free_x_, viscous_x_;  // faces
   FieldPtr circulation_;         // curl entities
   FieldPtr star_x_, curl_w_;     // 3D: faces (M x, C omega)
@@ -164,8 +184,9 @@ class PressureOperator final : public solvers::LinearOperator {
  private:
   const topology::Mesh& m_;
   const backend::Backend& be_;
-  halo::Halo& halo_;
   const Coefficients& k_;
+  // Narrowed plans: the ghost cells G reads and the ghost faces D reads (as Convection's).
+  mutable halo::HaloPlan cells_, faces_;
   FieldPtr gradient_;  // faces
 };
 
