@@ -167,6 +167,17 @@ class Backend {
   // a ghost range).
   virtual void download_indices(const Field& x, std::span<const index> indices,
                                 std::span<real> out) const = 0;
+  // download_indices in two halves, so that work queued between them runs while the host waits
+  // (the pack of a halo exchange with overlap): begin queues out = x[indices] and returns true
+  // when out holds it already; otherwise download_indices_end(out), with the same span, waits
+  // for it and fills out. x, indices and out must stay as they are until then. Default: begin
+  // is download_indices; gl-compute returns false.
+  virtual bool download_indices_begin(const Field& x, std::span<const index> indices,
+                                      std::span<real> out) const {
+    download_indices(x, indices, out);
+    return true;
+  }
+  virtual void download_indices_end(std::span<real> out) const { static_cast<void>(out); }
   virtual void upload_range(std::span<const real> values, Field& x, index offset) const = 0;
   // x[indices[k]] = values[k] (indices ascending and distinct); the other entries keep their
   // values. The receive side of a narrowed halo plan (HaloPlan::narrowed), whose ghosts are not

@@ -45,6 +45,12 @@ void Fence::place() {
   SCFD_CHECK(sync_ != nullptr, "glFenceSync failed");
 }
 
+void Fence::place_for_host() {
+  if (gl_version() >= 44) glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  place();
+  glFlush();
+}
+
 void Fence::wait() {
   if (!sync_) return;
   // The first poll flushes the queue, so that the fence is bound to be reached. A fence already
@@ -62,9 +68,8 @@ void Fence::wait() {
 }
 
 void wait_for_gpu() {
-  if (gl_version() >= 44) glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
   Fence f;
-  f.place();
+  f.place_for_host();
   f.wait();
 }
 

@@ -20,6 +20,10 @@ class Fence {
   ~Fence();
 
   void place();
+  // place() for the host: the kernels' writes to host-visible buffers before it are visible
+  // through the mappings once it has passed (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT), and the queue
+  // is flushed, so the GPU starts on that work while the host queues more.
+  void place_for_host();
   void wait();
   bool placed() const { return sync_ != nullptr; }
 

@@ -1,7 +1,8 @@
 // HaloPlan exchanges (see halo_plan.hpp): receives posted first into the plan's receive buffer,
-// sends packed by one gather on the backend, MPI_Waitall in end(), then one contiguous upload of
-// every received value into the ghost range [n_owned, n_local) (a narrowed plan: one scatter of
-// the received values into their ghosts, Backend::upload_indices).
+// sends packed by one gather on the backend (posted in begin, or in end when the backend's gather
+// is still running: Backend::download_indices_begin), MPI_Waitall in end(), then one contiguous
+// upload of every received value into the ghost range [n_owned, n_local) (a narrowed plan: one
+// scatter of the received values into their ghosts, Backend::upload_indices).
 #include <algorithm>
 
 #include "core/counters.hpp"
@@ -85,8 +86,10 @@ void HaloPlan::begin(const backend::Backend& be, backend::Field& x, int componen
   const std::span<const index> list = send_list(components);
   const std::span<real> send(send_buf_.data(), list.size());
   post_receives<real>(recv_buf_, components);
-  if (!list.empty()) be.download_indices(x, list, send);
-  post_sends<real>(send, components);
+  // A GPU's gather may still run after begin returns: the sends go out in end(), once it is
+  // done, and the work queued in between keeps the GPU busy meanwhile.
+  pack_pending_ = !list.empty() && !be.download_indices_begin(x, list, send);
+  if (!pack_pending_) post_sends<real>(send, components);
   count_exchange(send.size_bytes());
   begin_seconds_ = t.seconds();
 }
@@ -99,6 +102,12 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
   ++totals().exchanges;
   if (empty()) return;
   const Timer t;
+  if (pack_pending_) {
+    const std::span<real> send(send_buf_.data(), send_list(pending_components_).size());
+    be.download_indices_end(send);
+    post_sends<real>(send, pending_components_);
+    pack_pending_ = false;
+  }
   wait_all();
   const auto c = static_cast<std::size_t>(pending_components_);
   const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_received()));

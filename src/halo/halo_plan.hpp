@@ -11,10 +11,12 @@
 //
 // Exchange with overlap (one exchange in flight per plan):
 //
-//   plan.begin(be, x);      // post MPI_Irecv, pack the sends on the device (one gather +
-//                           // readback: Backend::download_indices), MPI_Isend
+//   plan.begin(be, x);      // post MPI_Irecv, queue the pack of the sends on the device (one
+//                           // gather: Backend::download_indices_begin); MPI_Isend if it is done
 //   ... compute the owned entities whose stencil reads no ghost of x ...
-//   plan.end(be, x);        // MPI_Waitall, then one upload into the ghost range [n_owned, n)
+//   plan.end(be, x);        // wait for the pack and MPI_Isend (a GPU's gather runs while the
+//                           // inner work is queued), MPI_Waitall, then one upload into the
+//                           // ghost range [n_owned, n) (a narrowed plan: a scatter)
 //   ... compute the remaining owned entities (those whose stencil reads a ghost) ...
 //
 // x must not be written between begin and end (its owned values are already packed, but a GPU
@@ -160,6 +162,7 @@ class HaloPlan {
   std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_received() per component
   std::vector<MPI_Request> requests_;      // one per neighbour message
   bool in_flight_ = false;
+  bool pack_pending_ = false;  // begin's gather is still running on the backend: end sends
   bool overlap_ = false;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
   int pending_components_ = 1;

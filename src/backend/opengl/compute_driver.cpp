@@ -22,7 +22,9 @@
 #include "backend/opengl/compute_driver.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "backend/opengl/gl_backend.hpp"
@@ -95,13 +97,45 @@ real ComputeDriver::read_result() const {
   return v;
 }
 
-void ComputeDriver::gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) {
-  reserve_host_visible(send_, out.size() * real_bytes(be_->gl_precision()));
+bool ComputeDriver::gather_begin(const Buffer& indices, const FieldStorage& x,
+                                 std::span<real> out) {
+  auto it = std::find_if(sends_.begin(), sends_.end(),
+                         [&](const Send& s) { return s.key == out.data(); });
+  if (it == sends_.end()) {
+    if (sends_.size() == kMaxIndexLists) sends_.pop_front();
+    it = sends_.insert(sends_.end(), Send{});
+    it->key = out.data();
+  }
+  SCFD_CHECK(!it->done.placed(), "download_indices_begin: a gather into this output is pending");
+  reserve_host_visible(it->buffer, out.size() * real_bytes(be_->gl_precision()));
   gl::Program& prog = program("download_indices");
-  prog.bind({&indices, &send_}, {&x}, {});
+  prog.bind({&indices, &it->buffer}, {&x}, {});
   prog.set("n", static_cast<std::uint32_t>(out.size()));
   prog.dispatch(out.size());
-  read_reals(send_, out, be_->gl_precision());
+  it->done.place_for_host();  // the GPU starts on the gather while the host queues what follows
+  it->n = out.size();
+  return false;
+}
+
+void ComputeDriver::gather_end(std::span<real> out) {
+  auto it = std::find_if(sends_.begin(), sends_.end(),
+                         [&](const Send& s) { return s.key == out.data(); });
+  SCFD_CHECK(it != sends_.end() && it->n == out.size(),
+             "download_indices_end without its begin ({} values)", out.size());
+  it->done.wait();
+  it->n = 0;
+  const std::byte* at = it->buffer.mapped();
+  if (at == nullptr) {  // below GL 4.4: a read-back
+    read_reals(it->buffer, out, be_->gl_precision());
+  } else if (be_->gl_precision() == Precision::fp64) {
+    std::memcpy(out.data(), at, out.size_bytes());
+  } else {  // no further wait: work queued after the gather may still be running
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      float v = 0;
+      std::memcpy(&v, at + k * sizeof(float), sizeof v);
+      out[k] = v;
+    }
+  }
 }
 
 ComputeDriver::Staging& ComputeDriver::stage(std::span<const real> values) {

@@ -34,7 +34,10 @@ class ComputeDriver final : public Driver {
   scfd::gl::BodyCompiler body_compiler() const override { return scfd::gl::compile_compute_body; }
   void start(const GlBackend& be) override;
 
-  void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
+  // The gather writes into a host-visible buffer of its own per `out` (a halo plan's send
+  // buffer), followed by a fence; gather_end waits on the fence and converts into out.
+  bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
+  void gather_end(std::span<real> out) override;
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
   void upload_indices(std::span<const real> values, std::span<const index> indices,
                       FieldStorage& x) override;
@@ -71,7 +74,16 @@ class ComputeDriver final : public Driver {
   Buffer counter_;   // the reductions' workgroup tickets: one uint, 0 between dispatches
   // Host-visible (gl::Buffer::host_visible): the host reads them after a fence, not a read-back.
   Buffer result_;  // the reduced total read back by dot and max_abs
-  Buffer send_;    // download_indices output, grown on demand
+  // Gathers (download_indices) by their output span: the host-visible buffer the kernel writes,
+  // grown on demand, and the fence behind it while one is pending (the last kMaxIndexLists
+  // outputs; one pending per output).
+  struct Send {
+    const real* key = nullptr;
+    std::size_t n = 0;  // values of the pending gather
+    Buffer buffer;
+    scfd::gl::Fence done;
+  };
+  std::deque<Send> sends_;
   // upload_range's inputs, host-visible, used in turn: the host writes one after the fence
   // placed behind the last kernel that read it (almost always passed), so an upload never
   // waits for the work queued before it.

@@ -70,9 +70,11 @@ class Driver {
   virtual void start(const GlBackend& be) = 0;
 
   // The Backend calls that differ, their arguments checked by GlBackend.
-  // out[k] = x[indices[k]] (download_indices): `indices` is the device copy of out.size() > 0
-  // indices.
-  virtual void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) = 0;
+  // out[k] = x[indices[k]] (download_indices_begin): `indices` is the device copy of
+  // out.size() > 0 indices. Returns whether out holds the values; if not, gather_end(out) (the
+  // same span) waits for them and fills out.
+  virtual bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) = 0;
+  virtual void gather_end(std::span<real> out) = 0;
   // x[offset + k] = values[k] (upload_range; values not empty).
   virtual void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) = 0;
   // x[indices[k]] = values[k] (upload_indices; values not empty, the first and last index in x;

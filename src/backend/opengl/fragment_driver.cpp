@@ -58,7 +58,8 @@ gl::PointWriter::Points& FragmentDriver::point_list(const gl::TextureLayout& lay
   return point_lists_.back().second;
 }
 
-void FragmentDriver::gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) {
+bool FragmentDriver::gather_begin(const Buffer& indices, const FieldStorage& x,
+                                  std::span<real> out) {
   auto it = send_fields_.find(out.size());
   if (it == send_fields_.end())
     it =
@@ -70,6 +71,7 @@ void FragmentDriver::gather(const Buffer& indices, const FieldStorage& x, std::s
   prog.bind({&indices}, {&x}, {&it->second});
   prog.run(out.size());
   it->second.download(out);
+  return true;
 }
 
 void FragmentDriver::upload_range(std::span<const real> values, FieldStorage& x,

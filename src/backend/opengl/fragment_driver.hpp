@@ -36,7 +36,9 @@ class FragmentDriver final : public Driver {
   void start(const GlBackend& be) override;
 
   // Gathered into a field of the send's size, read back whole.
-  void gather(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
+  // A gather drawn and read back at once (returns true).
+  bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
+  void gather_end(std::span<real>) override {}
   // One GL_POINT per entry (the thesis's halo receive).
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
   // GL_POINTS through the entry list's points (built once), as upload_entries without the clear.

@@ -176,13 +176,22 @@ void GlBackend::download(const Field& f, std::span<real> host) const {
 
 void GlBackend::download_indices(const Field& x, std::span<const index> indices,
                                  std::span<real> out) const {
+  if (!download_indices_begin(x, indices, out)) download_indices_end(out);
+}
+
+bool GlBackend::download_indices_begin(const Field& x, std::span<const index> indices,
+                                       std::span<real> out) const {
   SCFD_CHECK(indices.size() == out.size(), "gather of {} indices into {}", indices.size(),
              out.size());
-  if (indices.empty()) return;
+  if (indices.empty()) return true;
   const IndexList& list = state_->device_indices(indices);
   SCFD_CHECK(list.max < x.size(), "download_indices: index {} in a field of {}", list.max,
              x.size());
-  state_->driver->gather(list.device, storage(x), out);
+  return state_->driver->gather_begin(list.device, storage(x), out);
+}
+
+void GlBackend::download_indices_end(std::span<real> out) const {
+  state_->driver->gather_end(out);
 }
 
 void GlBackend::upload_range(std::span<const real> values, Field& x, index offset) const {

@@ -54,6 +54,9 @@ class GlBackend final : public Backend {
   void download(const Field& f, std::span<real> host) const override;
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
+  bool download_indices_begin(const Field& x, std::span<const index> indices,
+                              std::span<real> out) const override;
+  void download_indices_end(std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
   void upload_indices(std::span<const real> values, std::span<const index> indices,
                       Field& x) const override;
