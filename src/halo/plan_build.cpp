@@ -215,7 +215,8 @@ HaloPlan HaloPlan::narrowed(std::span<const index> ghosts) {
     for (const index pos : give[j]) {
       SCFD_CHECK(pos >= 0 && pos < count, "{} halo: rank {} kept position {} of {} sent",
                  entity_name(kind_), send_ranks_[j], pos, count);
-      p.send_index_.push_back(send_index_[static_cast<std::size_t>(first + pos)]);
+      p.send_index_.push_back(
+          send_index_[static_cast<std::size_t>(first) + static_cast<std::size_t>(pos)]);
     }
     p.send_offset_.push_back(static_cast<index>(p.send_index_.size()));
   }

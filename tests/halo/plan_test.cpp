@@ -174,7 +174,8 @@ TEST(HaloPlanSynthetic, NarrowedPlanFillsOnlyItsGhosts) {
     std::vector<real> start(static_cast<std::size_t>(c) * l.gid.size(), real(-7));
     for (index i = 0; i < l.n_owned; ++i)
       for (int d = 0; d < c; ++d)
-        start[static_cast<std::size_t>(c * i + d)] = 10 * l.gid[static_cast<std::size_t>(i)] + d;
+        start[static_cast<std::size_t>(c) * static_cast<std::size_t>(i) +
+              static_cast<std::size_t>(d)] = 10 * l.gid[static_cast<std::size_t>(i)] + d;
     auto x = be.make_field(c * full.n_local()), y = be.make_field(full.n_local());
     be.upload(start, *x);
     be.upload(owned_values(l, 2, 0), *y);

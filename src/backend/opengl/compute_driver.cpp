@@ -133,7 +133,7 @@ void ComputeDriver::gather_end(std::span<real> out) {
     for (std::size_t k = 0; k < out.size(); ++k) {
       float v = 0;
       std::memcpy(&v, at + k * sizeof(float), sizeof v);
-      out[k] = v;
+      out[k] = static_cast<real>(v);
     }
   }
 }
