@@ -2,6 +2,10 @@
 #include "app/backend_choice.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <functional>
 
 #include "backend/registry.hpp"
 #include "core/collectives.hpp"
@@ -47,6 +51,18 @@ ChosenBackend make_chosen_backend(const BackendRequest& request) {
   chosen.description =
       fmt::format("{} ({}), {}; {}", chosen.backend->name(), chosen.backend->precision(),
                   chosen.backend->device_info().description, why);
+  chosen.rank_devices = all_gather(std::vector<int>{chosen.backend->device_info().index});
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  const std::vector<std::int64_t> hosts = all_gather(std::vector<std::int64_t>{
+      static_cast<std::int64_t>(std::hash<std::string>{}(std::string(host)))});
+  for (std::size_t r = 0; r < hosts.size(); ++r)
+    for (std::size_t q = 0; q < r; ++q)
+      if (!chosen.backend->device_info().software && chosen.rank_devices[r] >= 0 &&
+          hosts[q] == hosts[r] && chosen.rank_devices[q] == chosen.rank_devices[r]) {
+        chosen.sharing_ranks.push_back(static_cast<int>(r));
+        break;
+      }
   return chosen;
 }
 

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 
@@ -19,6 +20,11 @@ struct BackendRequest {
 struct ChosenBackend {
   std::unique_ptr<backend::Backend> backend;
   std::string description;  // one line for the log: backend, precision, device and why
+  // The EGL device of every rank (-1: none, the cpu backend), and the ranks that share a GPU
+  // with a lower rank on the same host (by host name): the rank -> GPU map the log and the run
+  // summary report, so a scaling study shows that each rank had a GPU of its own.
+  std::vector<int> rank_devices;
+  std::vector<int> sharing_ranks;
 };
 
 // Collective over MPI_COMM_WORLD.

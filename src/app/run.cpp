@@ -10,6 +10,7 @@
 // stderr, on every rank count. A run that stops early leaves a checkpoint of its last good step
 // (app/checkpoints.hpp, docs/restart.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mpi.h>
 
 #include <array>
@@ -181,6 +182,14 @@ int run_case(const RunOptions& opt) {
             model->total_steps() == 1 ? "" : "s");
   for (const std::string& line : model->notes()) log::info("{}", line);
   log::info("backend: {}", chosen.description);
+  if (nranks > 1 && chosen.rank_devices.front() >= 0) {
+    log::info("GPU of each rank: {}", fmt::join(chosen.rank_devices, " "));
+    for (const int r : chosen.sharing_ranks)
+      log::warn(
+          "rank {} shares GPU {} with a lower rank on its host: they take turns on it (set "
+          "solver.device, or SCFD_GL_DEVICE per rank)",
+          r, chosen.rank_devices[static_cast<std::size_t>(r)]);
+  }
   Checkpoints checkpoints(checkpoint_settings, mesh, be, out.directory, c.effective_toml());
   const bool restarted = checkpoints.restart(*model);
   if (opt.dry_run) {
@@ -222,9 +231,9 @@ int run_case(const RunOptions& opt) {
   summary.halo_wait = comm.wait_seconds;
   summary.timers.add("total", total.seconds());
   summary.gather();
-  const std::string json_text =
-      summary.to_json(opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
-                      {be.name(), be.precision(), chosen.description, be.device_bytes()});
+  const std::string json_text = summary.to_json(
+      opt.case_file, mesh_info, *model, run_figures(*model, plugins, status),
+      {be.name(), be.precision(), chosen.description, be.device_bytes(), chosen.rank_devices});
   const std::filesystem::path json = out.directory / (model->name() + "_summary.json");
   if (const std::string failed = write_on_rank0(json, json_text); !failed.empty()) {
     log::error("{}", failed);

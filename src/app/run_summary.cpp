@@ -5,6 +5,7 @@
 #include "core/json.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -136,7 +137,7 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
       "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n"
-      "  \"device_bytes\": {},\n  \"ranks\": {},\n"
+      "  \"device_bytes\": {},\n  \"ranks\": {},\n  \"rank_devices\": [{}],\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
       "  \"partition\": {{\"parts\": {}, \"edge_cut\": {}, \"cut_fraction\": {}, "
       "\"imbalance\": {}, \"min_cells\": {}, \"max_cells\": {}}},\n"
@@ -152,10 +153,11 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
       json::string(model.name()), json::string(backend.name), json::string(backend.precision),
-      json::string(backend.description), backend.device_bytes, ranks, json::string(mesh.source),
-      mesh.dim, mesh.nodes, mesh.cells, mesh.faces, q.parts, q.edge_cut,
-      json::number(q.cut_fraction), json::number(q.imbalance), q.min_cells, q.max_cells, halo_comm,
-      halo_wait, json::number(hidden), peak_rank0, peak_others_max, peak_others_mean, steps,
+      json::string(backend.description), backend.device_bytes, ranks,
+      fmt::format("{}", fmt::join(backend.rank_devices, ", ")), json::string(mesh.source), mesh.dim,
+      mesh.nodes, mesh.cells, mesh.faces, q.parts, q.edge_cut, json::number(q.cut_fraction),
+      json::number(q.imbalance), q.min_cells, q.max_cells, halo_comm, halo_wait,
+      json::number(hidden), peak_rank0, peak_others_max, peak_others_mean, steps,
       json::number(model.time()), iterations,
       json::number(steps > 0 ? static_cast<double>(iterations) / steps : 0.0), max_iterations,
       json::number(last_residual), solves_json(solves, steps), synchronisations_json(*this),

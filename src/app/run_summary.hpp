@@ -17,7 +17,8 @@ namespace scfd::app {
 // description (device and why it was chosen).
 struct BackendInfo {
   std::string name, precision, description;
-  std::size_t device_bytes = 0;  // GPU memory held at the end of the run (rank 0; 0 on the cpu)
+  std::size_t device_bytes = 0;   // GPU memory held at the end of the run (rank 0; 0 on the cpu)
+  std::vector<int> rank_devices;  // the EGL device of each rank, -1 for none (ChosenBackend)
 };
 
 struct RunSummary {

@@ -27,6 +27,7 @@ struct DeviceInfo {
   std::string vendor, renderer, version;  // GL_VENDOR, GL_RENDERER, GL_VERSION (empty on the host)
   std::string description;                // one line for logs: "host", "device 0: NVIDIA ..."
   std::size_t memory_bytes = 0;           // the device's memory where the driver says; else 0
+  bool software = false;                  // a software renderer (llvmpipe): the host's cores
 };
 
 // A field of `real` values, one per entity, owned by the backend that made it.

@@ -177,7 +177,7 @@ double in_object(const Summary& s, const std::string& object, const std::string&
 
 // On two ranks every step exchanges halos (the solvers' operators), sending bytes, and the
 // multigrid's coarse problem is gathered: the run summary's per-step synchronisations say so, and
-// the largest over the ranks is at least rank 0's.
+// the largest over the ranks is at least rank 0's; the summary maps the ranks to their devices.
 TEST(NsSynchronisations, TwoRanksExchangeHalosEveryStep) {
   const Summary s = run_case("cases/cavity2d/case.toml", 2, "--set time.end=0.03");
   EXPECT_EQ(s.figure("steps_counted"), 2) << s.json;
@@ -189,6 +189,8 @@ TEST(NsSynchronisations, TwoRanksExchangeHalosEveryStep) {
   EXPECT_GE(in_object(s, "halo_exchanges", "max_ranks_max"), in_object(s, "halo_exchanges", "max"));
   EXPECT_GE(in_object(s, "halo_exchanges", "mean_ranks_max"),
             in_object(s, "halo_exchanges", "mean"));
+  // The rank -> device map: no GPU on cpu ranks.
+  EXPECT_NE(s.json.find("\"rank_devices\": [-1, -1]"), std::string::npos) << s.json;
 }
 
 // The halo overlap only reorders work: with it on and off (the default), both models give the

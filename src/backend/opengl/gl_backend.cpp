@@ -109,7 +109,8 @@ DeviceInfo GlBackend::device_info() const {
           d.version,
           fmt::format("{}, {} fields{}", gl::describe(d), gl::to_string(storage_),
                       state_->driver->device_note()),
-          d.memory_bytes};
+          d.memory_bytes,
+          d.software};
 }
 
 std::string GlBackend::precision() const {
