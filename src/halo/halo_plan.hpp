@@ -79,7 +79,8 @@ class HaloPlan {
   // (stale: nothing after the exchange may read them). Built with the neighbours only (no
   // collective over the communicator), so every rank with ghosts or sends in this plan calls it,
   // in the same order as the others; each narrowed plan has its own message tag, so it may be in
-  // flight beside this one. It takes this plan's overlap setting, and this plan must outlive it.
+  // flight beside this one. It takes this plan's overlap setting and adds its exchange counts
+  // and times to this plan's statistics, so this plan must outlive it and stay where it is.
   HaloPlan narrowed(std::span<const index> ghosts);
 
   // Field exchange on a backend (see the header comment). A field of `components` values per

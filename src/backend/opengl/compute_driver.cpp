@@ -102,7 +102,11 @@ bool ComputeDriver::gather_begin(const Buffer& indices, const FieldStorage& x,
   auto it = std::find_if(sends_.begin(), sends_.end(),
                          [&](const Send& s) { return s.key == out.data(); });
   if (it == sends_.end()) {
-    if (sends_.size() == kMaxIndexLists) sends_.pop_front();
+    if (sends_.size() >= kMaxIndexLists) {  // forget the oldest output with nothing pending
+      const auto idle = std::find_if(sends_.begin(), sends_.end(),
+                                     [](const Send& s) { return !s.done.placed(); });
+      if (idle != sends_.end()) sends_.erase(idle);
+    }
     it = sends_.insert(sends_.end(), Send{});
     it->key = out.data();
   }
