@@ -1,14 +1,18 @@
 // The node system (Backend::node_system: node-based diffusion with Dirichlet rows eliminated) as a
 // LinearOperator for Pcg: assembled once by the backend (Backend::make_node_system), applied after
-// a halo exchange of x overlapped with the inner rows (halo/overlap.hpp). d, b, w and fixed are
-// captured when it is made: a caller makes a new one when they change. The Mesh, Backend, HaloPlan
-// and the four fields must outlive it.
+// a halo exchange of x overlapped with the inner rows (halo/overlap.hpp), through the node plan
+// narrowed to the ghosts the owned rows read (the nodes across their edges; HaloPlan::narrowed,
+// made here: collective with the neighbours). d, b, w and fixed are captured when it is made: a
+// caller makes a new one when they change. The Mesh, Backend, HaloPlan and the four fields must
+// outlive it.
 #pragma once
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "backend/backend.hpp"
-#include "halo/halo_plan.hpp"
+#include "halo/halo.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/linear_operator.hpp"
 
@@ -21,7 +25,7 @@ class NodeSystemOperator final : public LinearOperator {
                      const backend::Field& fixed)
       : m_(m),
         be_(be),
-        nodes_(nodes),
+        nodes_(nodes.narrowed(edge_neighbour_ghosts(m))),
         system_(be.make_node_system(m, d, b, w, fixed)),
         d_(d),
         b_(b),
@@ -39,7 +43,20 @@ class NodeSystemOperator final : public LinearOperator {
  private:
   const topology::Mesh& m_;
   const backend::Backend& be_;
-  halo::HaloPlan& nodes_;
+  // The ghost nodes across the edges of the owned nodes.
+  static std::vector<index> edge_neighbour_ghosts(const topology::Mesh& m) {
+    const auto end = static_cast<std::size_t>(m.node_edges.offset[m.n_owned_nodes]);
+    std::vector<index> nodes;
+    nodes.reserve(2 * end);
+    for (std::size_t k = 0; k < end; ++k) {
+      const auto e = static_cast<std::size_t>(m.node_edges.item[k]);
+      nodes.push_back(m.edge_nodes[2 * e]);
+      nodes.push_back(m.edge_nodes[2 * e + 1]);
+    }
+    return halo::ghosts_among(m.n_owned_nodes, std::move(nodes));
+  }
+
+  mutable halo::HaloPlan nodes_;
   std::unique_ptr<backend::NodeSystem> system_;
   const backend::Field& d_;
   real b_;
