@@ -12,16 +12,16 @@
 
 namespace {
 
-// The bench's PCG on `nranks` ranks (1: no mpirun); returns the JSON text.
-std::string bench_json(int nranks) {
+// The bench on `nranks` ranks (1: no mpirun) on the 6000-cell cube with the cpu backend and
+// `args` (by default the PCG part's 10 iterations); returns the JSON text.
+std::string bench_json(int nranks, const std::string& args = "--repeat 1 --pcg-iterations 10") {
   const auto dir = scfd::test::fresh_directory("bench_mpi");
   const auto json = dir / "bench.json";
   const std::string launcher =
       nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
   const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
-                                         "' bench --cells 6000 --backend cpu --repeat 1 --warmup 0 "
-                                         "--pcg-iterations 10 --json '" +
-                                         json.string() + "'");
+                                         "' bench --cells 6000 --backend cpu --warmup 0 " + args +
+                                         " --json '" + json.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::string text = scfd::test::slurp(json);
   std::filesystem::remove_all(dir);
@@ -48,17 +48,7 @@ TEST(BenchMpi, DistributedPcgFollowsTheSerialOne) {
 // that hides it) and the global sum, every time positive; on one rank only the global sum.
 TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
   for (int nranks : {1, 2}) {
-    const auto dir = scfd::test::fresh_directory("bench_halo");
-    const auto json = dir / "bench.json";
-    const std::string launcher =
-        nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
-    const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
-                                           "' bench --cells 6000 --backend cpu --repeat 2 "
-                                           "--warmup 0 --only halo --json '" +
-                                           json.string() + "'");
-    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    const std::string text = scfd::test::slurp(json);
-    std::filesystem::remove_all(dir);
+    const std::string text = bench_json(nranks, "--repeat 2 --only halo");
     const std::size_t halo = text.find("\"halo\": {");
     ASSERT_NE(halo, std::string::npos) << text;
     const std::string part = text.substr(halo);
