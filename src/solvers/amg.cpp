@@ -51,9 +51,12 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     return;
   }
   AmgHierarchy::Gathered& g = *h.gathered;
-  gathered_ = Gathered{g.first, g.n_mine,
+  gathered_ = Gathered{g.first,
+                       g.n_mine,
+                       std::move(h.levels.back().gid),
                        std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps),
-                       be.make_field(g.n_global), be.make_field(g.n_global)};
+                       be.make_field(g.n_global),
+                       be.make_field(g.n_global)};
 }
 
 void Amg::apply(const Field& r, Field& z) const {
@@ -87,9 +90,16 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   }
   halo::overlap(L.plan, be_, *cur,
                 [&](backend::Rows rows) { be_.matrix_residual(a, b, *cur, *other, rows); });
-  be_.matrix_apply(*L.r, *other, *next.rhs);
+  // With several ranks the transfers reach across the interfaces (amg_hierarchy.cpp,
+  // distributed_transfer): R reads the residual at this level's ghosts, P the coarse correction at
+  // the next level's (which the gathered cycle writes itself).
+  halo::overlap(L.plan, be_, *other,
+                [&](backend::Rows rows) { be_.matrix_apply(*L.r, *other, *next.rhs, rows); });
   cycle(l + 1, *next.rhs, *next.e);
-  be_.matrix_apply_add(*L.p, *next.e, *cur, *other);
+  halo::HaloPlan* coarse_plan = l + 2 == levels_.size() && gathered_ ? nullptr : next.plan;
+  halo::overlap(coarse_plan, be_, *next.e, [&](backend::Rows rows) {
+    be_.matrix_apply_add(*L.p, *next.e, *cur, *other, rows);
+  });
   std::swap(cur, other);
   for (int s = 0; s < sweeps_; ++s) {  // post-smoothing: as many sweeps, so M is symmetric
     sweep(*cur, *other);
@@ -111,9 +121,15 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   g.amg->apply(*g.rhs, *g.e);
   std::vector<real> whole(all.size());
   be_.download(*g.e, whole);
-  be_.upload_range(std::span<const real>(whole).subspan(static_cast<std::size_t>(g.first),
-                                                        static_cast<std::size_t>(g.n_mine)),
-                   e, 0);
+  if (g.gid.empty()) {  // the finest level: its owned entries
+    be_.upload_range(std::span<const real>(whole).subspan(static_cast<std::size_t>(g.first),
+                                                          static_cast<std::size_t>(g.n_mine)),
+                     e, 0);
+    return;
+  }
+  std::vector<real> mine(g.gid.size());  // owned and ghosts: no exchange before the prolongation
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = whole[static_cast<std::size_t>(g.gid[i])];
+  be_.upload(mine, e);
 }
 
 AmgOptions amg_options(const backend::Backend& be) {

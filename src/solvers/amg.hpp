@@ -2,17 +2,16 @@
 // smoothed aggregation for second and fourth order elliptic problems", Computing 56 (1996)
 // 179-196) as a preconditioner for PCG: docs/methods.md "Multigrid pressure solve".
 //
-// The hierarchy is built on the host from the assembled matrix of one rank's owned rows:
-// aggregates, smoothers and transfers never cross ranks. Each level keeps A, the prolongation P
-// (the piecewise-constant aggregate basis smoothed by one damped-Jacobi step) and R = P^T on the
-// backend, so a V-cycle is a sequence of backend matrix products. The coarsest level is solved
-// exactly by a dense generalized inverse on the backend (no read-back). With several ranks the
-// distributed levels stop at options.gather_size rows over all ranks: that level, the Galerkin
-// product of every rank's basis with the whole operator (couplings between ranks included), is
-// gathered to every rank, which coarsens it serially and runs its V-cycle redundantly (one
-// read-back and one gather per cycle). Aggregates that stop at the ranks' interfaces make poor
-// coarse levels, so leaving the coarse levels to one serial hierarchy keeps the iterations of
-// several ranks near those of one (tests/solvers/amg_ranks_test.cpp).
+// The hierarchy is built on the host from the assembled matrix of one rank's owned rows. Each
+// level keeps A, the prolongation P (the piecewise-constant aggregate basis smoothed by one
+// damped-Jacobi step) and R = P^T on the backend, so a V-cycle is a sequence of backend matrix
+// products. The coarsest level is solved exactly by a dense generalized inverse on the backend (no
+// read-back). With several ranks each rank aggregates its own rows, but P is smoothed with the
+// whole operator, so it reaches into the neighbours' aggregates (R reads the fine ghosts, P the
+// coarse ones), and every level is the Galerkin product of the whole operator: the iterations of
+// several ranks stay those of one (tests/solvers/amg_ranks_test.cpp). The distributed levels
+// stop at options.gather_size rows over all ranks: that level is gathered to every rank, which
+// coarsens it serially and runs its V-cycle redundantly (one read-back and one gather per cycle).
 #pragma once
 
 #include <memory>
@@ -46,7 +45,10 @@ struct AmgLevel {
   // ghosts of `plan`, the other ranks' entities its rows couple to.
   SparseMatrix a;
   std::vector<real> weight;  // smoother: omega / a_ii (1 / a_ii on rows without neighbours)
-  SparseMatrix p, r;         // to the next level: n x n_coarse and its transpose (not coarsest)
+  // To the next level (not on the coarsest): P, owned rows x the next level's columns, and R, the
+  // next level's owned rows x this level's columns (P^T; with several ranks the rows of P^T at the
+  // ghosts included, those of this rank's aggregates kept).
+  SparseMatrix p, r;
   // Several ranks, levels >= 1: the global number of each local entity and the halo plan of the
   // ghosts (level 0 uses the caller's plan; make_amg stores here the plan it narrows from it).
   std::vector<index> gid;
@@ -71,10 +73,10 @@ struct AmgHierarchy {
 // space, as for a pressure system without an outlet).
 AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options = {});
 // Several ranks (collective): a holds this rank's rows with a column per local entity of `plan`
-// (owned first, solvers/assembly.hpp). Aggregates are formed within each rank's rows; the coarse
-// operators are the Galerkin products of the whole operator, couplings between ranks included,
-// each level with its own halo plan, down to options.gather_size rows in all; every rank keeps
-// the serial hierarchy of the gathered last level.
+// (owned first, solvers/assembly.hpp). Aggregates are formed within each rank's rows; P is
+// smoothed and the coarse operators are the Galerkin products with the whole operator, couplings
+// between ranks included, each level with its own halo plan, down to options.gather_size rows in
+// all; every rank keeps the serial hierarchy of the gathered last level.
 AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options);
 
 // The aggregate of every row (-1: a row without strong neighbours, left out of the coarse space)
@@ -109,6 +111,7 @@ class Amg final : public Preconditioner {
   std::unique_ptr<backend::Matrix> coarse_inverse_;
   struct Gathered {  // no default member initializers: clang cannot construct it in place then
     index first, n_mine;
+    std::vector<index> gid;                  // of the last level's entities (empty: the finest)
     std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
     std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
   };

@@ -95,34 +95,40 @@ SparseMatrix aggregate_basis(const std::vector<index>& agg, index n_aggregates,
   return t;
 }
 
-// The piecewise-constant basis of the aggregates (columns scaled to unit length), smoothed by
-// one damped-Jacobi step: P = (I - omega D^-1 A) T.
-SparseMatrix prolongation(const SparseMatrix& a, const std::vector<real>& d, real omega,
-                          const std::vector<index>& agg, index n_aggregates) {
+// The piecewise-constant basis of the aggregates with columns of unit length (rows:
+// agg.size()).
+SparseMatrix unit_basis(const std::vector<index>& agg, index n_aggregates) {
   std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
   for (const index g : agg)
     if (g >= 0) size[g] += 1;
-  SparseMatrix at = multiply(a, aggregate_basis(agg, n_aggregates, &size));
-  for (index i = 0; i < at.rows; ++i)
-    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
-      at.value[k] *= -omega / d[i];
-      if (agg[i] >= 0 && at.column[k] == agg[i]) at.value[k] += 1 / std::sqrt(size[agg[i]]);
-    }
-  // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
+  return aggregate_basis(agg, n_aggregates, &size);
+}
+
+// A basis t (a row per column of a, at most one entry per row) smoothed by one damped-Jacobi
+// step on a's rows: P = (I - omega D^-1 A) T, rows: a.rows.
+SparseMatrix smooth_basis(const SparseMatrix& a, const std::vector<real>& d, real omega,
+                          const SparseMatrix& t) {
+  SparseMatrix at = multiply(a, t);
   SparseMatrix p;
-  p.rows = at.rows;
-  p.cols = at.cols;
-  p.offset.assign(1, 0);
-  for (index i = 0; i < at.rows; ++i) {
-    bool has_own = agg[i] < 0;
+  p.rows = a.rows;
+  p.cols = t.cols;
+  for (index i = 0; i < a.rows; ++i) {
+    const bool in_basis = t.offset[i] < t.offset[i + 1];
+    const index own = in_basis ? t.column[t.offset[i]] : -1;
+    bool has_own = !in_basis;
     for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
-      has_own = has_own || at.column[k] == agg[i];
+      real v = -omega / d[i] * at.value[k];
+      if (at.column[k] == own) {
+        v += t.value[t.offset[i]];
+        has_own = true;
+      }
       p.column.push_back(at.column[k]);
-      p.value.push_back(at.value[k]);
+      p.value.push_back(v);
     }
+    // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
     if (!has_own) {
-      p.column.push_back(agg[i]);
-      p.value.push_back(1 / std::sqrt(size[agg[i]]));
+      p.column.push_back(own);
+      p.value.push_back(t.value[t.offset[i]]);
     }
     p.offset.push_back(p.entries());
   }
@@ -246,7 +252,8 @@ std::vector<real> smoother_weights(const SparseMatrix& a, const std::vector<real
 
 // The aggregates and smoothed prolongation of a level from its (owned) block; false when
 // coarsening stalls. When the coarse operator would be denser than half the fine one, pairs of
-// aggregates are taken instead.
+// aggregates are taken instead. With several ranks only the aggregates are kept
+// (distributed_transfer smooths P with the whole operator).
 struct Coarsening {
   std::vector<index> agg;
   index n = 0;
@@ -260,7 +267,7 @@ bool coarsen(const SparseMatrix& own, const std::vector<real>& d, real omega, re
   if (stalled()) c.agg = aggregate(own, 0, c.n);
   if (stalled()) return false;
   const auto galerkin = [&] {
-    c.p = prolongation(own, d, omega, c.agg, c.n);
+    c.p = smooth_basis(own, d, omega, unit_basis(c.agg, c.n));
     c.coarse = multiply(transpose(c.p), multiply(own, c.p));
   };
   galerkin();
@@ -356,20 +363,22 @@ std::vector<index> global_offsets(index mine) {
 
 // The local numbering of a coarse level whose columns hold global coarse numbers (coarse_first:
 // the first global number of every rank's aggregates): this rank's aggregates, then the others
-// its rows couple to, grouped by owner rank (as a HaloPlan wants its ghosts). Renumbers the
-// columns of `coarse` and returns every local entity's global number and each ghost's owner.
+// its rows (of `coarse`) or the fine rows' prolongation (`p`) couple to, grouped by owner rank (as
+// a HaloPlan wants its ghosts). Renumbers the columns of both and returns every local entity's
+// global number and each ghost's owner.
 struct CoarseNumbering {
   std::vector<index> gid;
   std::vector<int> owner;
 };
-CoarseNumbering number_coarse(SparseMatrix& coarse, const std::vector<index>& coarse_first,
-                              int me) {
+CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p,
+                              const std::vector<index>& coarse_first, int me) {
   const index mine = coarse_first[me], next = coarse_first[me + 1];
   CoarseNumbering out;
   for (index g = mine; g < next; ++g) out.gid.push_back(g);
   std::vector<index> ghosts;
-  for (const index j : coarse.column)
-    if (j < mine || j >= next) ghosts.push_back(j);
+  for (const SparseMatrix* m : {&coarse, &p})
+    for (const index j : m->column)
+      if (j < mine || j >= next) ghosts.push_back(j);
   std::sort(ghosts.begin(), ghosts.end());  // global numbers ascend with the owner rank
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
   for (const index j : ghosts) {
@@ -377,13 +386,87 @@ CoarseNumbering number_coarse(SparseMatrix& coarse, const std::vector<index>& co
     out.owner.push_back(static_cast<int>(
         std::upper_bound(coarse_first.begin(), coarse_first.end(), j) - coarse_first.begin() - 1));
   }
-  for (index& j : coarse.column)
-    j = j >= mine && j < next
-            ? j - mine
-            : next - mine +
-                  static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
-                                     ghosts.begin());
-  coarse.cols = static_cast<index>(out.gid.size());
+  for (SparseMatrix* m : {&coarse, &p}) {
+    for (index& j : m->column)
+      j = j >= mine && j < next
+              ? j - mine
+              : next - mine +
+                    static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
+                                       ghosts.begin());
+    m->cols = static_cast<index>(out.gid.size());
+  }
+  return out;
+}
+
+// The leading rows of m whose columns are all below `owned` (Rows::inner of a transfer whose
+// columns are owned entities, then ghosts).
+index leading_rows_below(const SparseMatrix& m, index owned) {
+  for (index i = 0; i < m.rows; ++i)
+    for (index k = m.offset[i]; k < m.offset[i + 1]; ++k)
+      if (m.column[k] >= owned) return i;
+  return m.rows;
+}
+
+// The transfers and the coarse operator of a distributed level whose aggregates (c.agg, c.n)
+// are this rank's rows', with P smoothed by the whole operator, couplings to the ghosts included:
+// P = (I - omega D^-1 A) T, where T at a ghost is its owner's aggregate. P then reproduces T's
+// constants across the ranks' interfaces, and its rows reach the neighbours' aggregates. Smoothed
+// with the owned block alone, P lost them there and the iterations grew with the ranks (a 162k-tet
+// cavity split into 16 parts: 56 against 30 per solve; with the whole operator 30).
+//   level.p: owned fine rows x local coarse entities (this rank's aggregates, then ghosts);
+//   level.r: this rank's aggregates x local fine entities, P^T's rows that are this rank's: the
+//            restriction reads the fine residual at the ghosts, as the product with A does;
+//   coarse:  A_c = R (A P), this rank's rows, columns global (number_coarse renumbers them).
+// Collective.
+struct DistributedTransfer {
+  SparseMatrix p, r, coarse;
+};
+DistributedTransfer distributed_transfer(const SparseMatrix& a, const std::vector<real>& d,
+                                         real omega, const Coarsening& c,
+                                         const std::vector<index>& coarse_first, int me,
+                                         halo::HaloPlan& plan) {
+  const auto n_local = static_cast<std::size_t>(plan.n_local());
+  // Each local entity's global aggregate and its basis value (0 outside every aggregate).
+  std::vector<index> agg(n_local, -1);
+  std::vector<real> scale(n_local, 0);
+  std::vector<real> size(static_cast<std::size_t>(c.n), 0);
+  for (const index g : c.agg)
+    if (g >= 0) size[g] += 1;
+  for (index i = 0; i < a.rows; ++i)
+    if (c.agg[i] >= 0) {
+      agg[i] = coarse_first[me] + c.agg[i];
+      scale[i] = 1 / std::sqrt(size[c.agg[i]]);
+    }
+  plan.exchange(std::span<index>(agg));
+  plan.exchange(std::span<real>(scale));
+  SparseMatrix t;
+  t.rows = plan.n_local();
+  t.cols = coarse_first.back();
+  for (std::size_t i = 0; i < n_local; ++i) {
+    if (agg[i] >= 0) {
+      t.column.push_back(agg[i]);
+      t.value.push_back(scale[i]);
+    }
+    t.offset.push_back(t.entries());
+  }
+  DistributedTransfer out;
+  out.p = smooth_basis(a, d, omega, t);
+  const SparseMatrix p_local = rows_with_ghosts(out.p, plan);
+  const SparseMatrix ap_local = rows_with_ghosts(multiply(a, p_local), plan);
+  // R: the rows of P^T (over the local fine entities) that are this rank's aggregates.
+  const SparseMatrix pt = transpose(p_local);
+  out.r.rows = c.n;
+  out.r.cols = plan.n_local();
+  const index first = pt.offset[coarse_first[me]];
+  for (index g = coarse_first[me]; g < coarse_first[me + 1]; ++g) {
+    for (index k = pt.offset[g]; k < pt.offset[g + 1]; ++k) {
+      out.r.column.push_back(pt.column[k]);
+      out.r.value.push_back(pt.value[k]);
+    }
+    out.r.offset.push_back(pt.offset[g + 1] - first);
+  }
+  out.coarse = multiply(out.r, ap_local);
+  out.r.inner = leading_rows_below(out.r, a.rows);
   return out;
 }
 
@@ -459,25 +542,21 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
         static_cast<int>(h.levels.size()) >= options.max_levels)
       break;
     Coarsening c;
-    if (!coarsen(own, d, omega, options.strength, c)) {  // this block keeps its rows
-      std::vector<index> self(static_cast<std::size_t>(own.rows));
-      std::iota(self.begin(), self.end(), 0);
+    if (!coarsen(own, d, omega, options.strength, c)) {  // each row its own aggregate
+      c.agg.resize(static_cast<std::size_t>(own.rows));
+      std::iota(c.agg.begin(), c.agg.end(), 0);
       c.n = own.rows;
-      c.p = aggregate_basis(self, c.n, nullptr);
     }
     const std::vector<index> coarse_first = global_offsets(c.n);
     if (coarse_first.back() > first.back() / 10 * 9) break;  // the ranks no longer coarsen
-    // P with global coarse columns, at the ghosts too; A_c = P^T (A P) on this rank's aggregates.
-    SparseMatrix p_global = c.p;
-    p_global.cols = coarse_first.back();
-    for (index& j : p_global.column) j += coarse_first[me];
-    const SparseMatrix ap = multiply(level.a, rows_with_ghosts(p_global, *fine_plan));
-    SparseMatrix coarse = multiply(transpose(c.p), ap);  // columns: global coarse numbers
-    const CoarseNumbering numbering = number_coarse(coarse, coarse_first, me);
-    level.p = std::move(c.p);
-    level.r = transpose(level.p);
+    DistributedTransfer x =
+        distributed_transfer(level.a, d, omega, c, coarse_first, me, *fine_plan);
+    const CoarseNumbering numbering = number_coarse(x.coarse, x.p, coarse_first, me);
+    x.p.inner = leading_rows_below(x.p, c.n);
+    level.p = std::move(x.p);
+    level.r = std::move(x.r);
     AmgLevel& next = h.levels.emplace_back();
-    next.a = std::move(coarse);
+    next.a = std::move(x.coarse);
     next.gid = numbering.gid;
     next.plan = std::make_unique<halo::HaloPlan>(
         halo::HaloPlan::build(plan.kind(), c.n, numbering.gid, numbering.owner, MPI_COMM_WORLD));
