@@ -126,7 +126,10 @@ struct BicgstabSlots {
   static constexpr index rr = 2, r0v = 3, ts = 4, tt = 5;
   static constexpr index work = 6;  // work, work + 1, work + 2: the default updates' alpha,
                                     // omega and beta (Backend's)
-  static constexpr index count = 9;
+  // Several ranks: r0·s, r0·t and s·s, summed with t·s and t·t, give the next iteration's r0·r
+  // and r·r without a sum of their own (solvers/bicgstab.cpp).
+  static constexpr index r0s = 9, r0t = 10, ss = 11;
+  static constexpr index count = 12;
   static constexpr index rho_now(int k) { return rho0 + k % 2; }
   static constexpr index rho_before(int k) { return rho0 + (k + 1) % 2; }
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <numeric>
 
 #include "core/counters.hpp"
@@ -150,6 +151,24 @@ std::vector<T> all_gather(const std::vector<T>& mine) {
   MPI_Allgatherv(mine.data(), n, mpi_type<T>(), all.data(), counts.data(), at.data(), mpi_type<T>(),
                  MPI_COMM_WORLD);
   return all;
+}
+
+void all_gather(std::span<const double> mine, const std::vector<int>& counts,
+                std::span<double> all) {
+  SCFD_CHECK(total(counts) == all.size(), "all_gather of {} values into {}", total(counts),
+             all.size());
+  if (!mpi_running()) {
+    std::copy(mine.begin(), mine.end(), all.begin());
+    return;
+  }
+  SCFD_CHECK(
+      counts.size() == static_cast<std::size_t>(world_size()) &&
+          static_cast<std::size_t>(counts[static_cast<std::size_t>(world_rank())]) == mine.size(),
+      "all_gather: {} values from rank {}, {} counts", mine.size(), world_rank(), counts.size());
+  counters::add(counters::Kind::other_collective);
+  const std::vector<int> at = offsets(counts);
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
+                 at.data(), MPI_DOUBLE, MPI_COMM_WORLD);
 }
 
 template <typename T>

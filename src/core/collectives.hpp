@@ -60,6 +60,10 @@ ValueRank global_max_rank(double value);
 // Every rank's `mine`, concatenated in rank order.
 template <typename T>
 std::vector<T> all_gather(const std::vector<T>& mine);
+// The same when every rank's count is known (counts[r]: rank r's, as all_gather of the counts
+// gave them): one collective instead of two; `all` must hold their total.
+void all_gather(std::span<const double> mine, const std::vector<int>& counts,
+                std::span<double> all);
 // Rank 0's values (or string, any length) on every rank.
 template <typename T>
 void broadcast(std::span<T> values);

@@ -54,6 +54,7 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
   gathered_ = Gathered{g.first,
                        g.n_mine,
                        std::move(h.levels.back().gid),
+                       all_gather(std::vector<int>{static_cast<int>(g.n_mine)}),
                        std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps),
                        be.make_field(g.n_global),
                        be.make_field(g.n_global)};
@@ -114,9 +115,8 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   be_.download(b, local);
   local.resize(static_cast<std::size_t>(g.n_mine));
   counters::add(counters::Kind::coarse_gather);
-  const std::vector<real> all = all_gather(local);
-  SCFD_CHECK(static_cast<index>(all.size()) == g.rhs->size(), "AMG coarse gather: {} of {} values",
-             all.size(), g.rhs->size());
+  std::vector<real> all(static_cast<std::size_t>(g.rhs->size()));
+  all_gather(local, g.counts, all);
   be_.upload(all, *g.rhs);
   g.amg->apply(*g.rhs, *g.e);
   std::vector<real> whole(all.size());

@@ -112,6 +112,7 @@ class Amg final : public Preconditioner {
   struct Gathered {  // no default member initializers: clang cannot construct it in place then
     index first, n_mine;
     std::vector<index> gid;                  // of the last level's entities (empty: the finest)
+    std::vector<int> counts;                 // every rank's n_mine
     std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
     std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
   };

@@ -37,6 +37,24 @@ void set_start_values(Values& sv, int k) {
   sv[S::rho_now(k)] = sv[S::rr];
 }
 
+// Several ranks: after the sum of t·s, t·t, r0·s, r0·t and s·s (this iteration's s and t, r the
+// next one's: r = s - omega t), the next iteration's r0·r = r0·s - omega r0·t and r·r = s·s -
+// omega t·s (omega = t·s / t·t), written into their slots. False, and nothing written, where
+// either loses more than 6 digits to cancellation (r·r below 1e-6 s·s: a step that removed most of
+// s; r0·r likewise): those are then summed as usual.
+bool derive_next(int k, Values& sv) {
+  const real omega = omega_of(sv);
+  const real rr = sv[S::ss] - omega * sv[S::ts];
+  const real rho = sv[S::r0s] - omega * sv[S::r0t];
+  constexpr real kKept = 1e-6;
+  if (!(rr > kKept * sv[S::ss]) ||
+      !(std::abs(rho) > kKept * (std::abs(sv[S::r0s]) + std::abs(omega * sv[S::r0t]))))
+    return false;
+  sv[S::rr] = rr;
+  sv[S::rho_now(k + 1)] = rho;
+  return true;
+}
+
 }  // namespace
 
 BiCgStab::BiCgStab(const backend::Backend& backend, index n)
@@ -87,11 +105,14 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   };
   int next_check = 0, k_prev = -1;
   real residual_prev = 0;
+  bool derived = false;  // several ranks: r0·r and r·r of this iteration came with the last sum
   for (int k = 0;; ++k) {
-    if (k > 0) be_.dot(*r0_, *r_, n, *scalars_, S::rho_now(k));
-    be_.dot(*r_, *r_, n, *scalars_, S::rr);
-    if (ranks && k > 0) sum_slots_over_ranks(be_, *scalars_, sv, {S::rho_now(k), S::rr});
-    if (ranks && k == 0) sum_slots_over_ranks(be_, *scalars_, sv, {S::rr});
+    if (!derived) {
+      if (k > 0) be_.dot(*r0_, *r_, n, *scalars_, S::rho_now(k));
+      be_.dot(*r_, *r_, n, *scalars_, S::rr);
+      if (ranks && k > 0) sum_slots_over_ranks(be_, *scalars_, sv, {S::rho_now(k), S::rr});
+      if (ranks && k == 0) sum_slots_over_ranks(be_, *scalars_, sv, {S::rr});
+    }
     if (ranks || k == next_check) {
       if (!ranks) be_.read_scalars(*scalars_, sv);
       res.iterations = k;
@@ -142,10 +163,16 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     a.apply(*s_hat_, *t_);
     be_.dot(*t_, *s_, n, *scalars_, S::ts);
     be_.dot(*t_, *t_, n, *scalars_, S::tt);
-    if (ranks && sum_slots_over_ranks(be_, *scalars_, sv, {S::ts, S::tt})) {
-      res.iterations = k + 1;
-      return finish(SolveStatus::interrupted,
-                    fmt::format("stopped on request at iteration {}", k + 1));
+    if (ranks) {
+      be_.dot(*r0_, *s_, n, *scalars_, S::r0s);
+      be_.dot(*r0_, *t_, n, *scalars_, S::r0t);
+      be_.dot(*s_, *s_, n, *scalars_, S::ss);
+      if (sum_slots_over_ranks(be_, *scalars_, sv, {S::ts, S::tt, S::r0s, S::r0t, S::ss}, -1,
+                               [&] { derived = derive_next(k, sv); })) {
+        res.iterations = k + 1;
+        return finish(SolveStatus::interrupted,
+                      fmt::format("stopped on request at iteration {}", k + 1));
+      }
     }
     // x = x + alpha p_hat + omega s_hat, r = s - omega t
     be_.bicgstab_update(k, *scalars_, *p_hat_, *s_hat_, *s_, *t_, x, *r_);

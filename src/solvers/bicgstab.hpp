@@ -13,7 +13,9 @@
 // (r0 = r, p = r); between checks a zero divisor gives alpha or beta 0 in the kernels, never a
 // NaN. A restart that changes nothing (the next check breaks down again without a smaller
 // residual) is reported as a breakdown, as is a residual that is no longer finite. With several
-// ranks each reduction is summed over the ranks on the host, the last one with the stop request of
+// ranks the reductions are summed over the ranks on the host, two sums per iteration (r0·v; t·s
+// and t·t with r0·s, r0·t and s·s, from which the next iteration's r0·r and r·r follow, unless
+// they would lose digits to cancellation: then a third), the last with the stop request of
 // core/stop.hpp.
 #pragma once
 

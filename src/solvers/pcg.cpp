@@ -6,12 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <initializer_list>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/stop.hpp"
-#include "solvers/scalar_sums.hpp"
 
 namespace scfd::solvers {
 namespace {
@@ -21,11 +19,6 @@ using Values = std::array<real, S::count>;
 
 constexpr int kFirstInterval = 8;
 constexpr int kMaxInterval = 64;
-
-bool sum_over_ranks(const backend::Backend& be, backend::Scalars& s, Values& values,
-                    std::initializer_list<index> slots) {
-  return sum_slots_over_ranks(be, s, values, slots, S::breakdown);
-}
 
 }  // namespace
 
@@ -48,7 +41,9 @@ Pcg::Pcg(const backend::Backend& backend, index n)
       p_(backend.make_field(n)),
       q_(backend.make_field(n)),
       dinv_(backend.make_field(n)),
-      s_(backend.make_scalars(S::count)) {}
+      s_(backend.make_scalars(S::count)) {
+  if (world_size() > 1) w_ = backend.make_field(n);
+}
 
 SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
                        const SolveOptions& opt, bool refresh_diagonal, const Preconditioner* m) {
@@ -67,7 +62,7 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
     res.message = "right-hand side is zero: x = 0";
     return res;
   }
-  const bool ranks = world_size() > 1;
+  if (w_) return solve_ranks(a, b, x, opt, m, target, scale);
 
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
@@ -80,13 +75,12 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
   be_.write_scalars(v, *s_);  // no breakdown recorded
   be_.dot(*r_, *z_, n, *s_, S::rz_before(0));
   be_.dot(*r_, *r_, n, *s_, S::rr);
-  if (ranks) sum_over_ranks(be_, *s_, v, {S::rz_before(0), S::rr});
 
   int next_check = 0, k_prev = -1;
   real residual_prev = 0;
   for (int k = 0;; ++k) {
-    if (ranks || k == next_check) {
-      if (!ranks) be_.read_scalars(*s_, v);  // with ranks, v is this iteration's already
+    if (k == next_check) {
+      be_.read_scalars(*s_, v);
       if (v[S::breakdown] > 0) {
         res.status = SolveStatus::breakdown;
         res.iterations = static_cast<int>(v[S::breakdown]) - 1;
@@ -126,25 +120,99 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
       k_prev = k;
       residual_prev = res.residual;
     }
-    if (!ranks && stop_requested()) {
+    if (stop_requested()) {
       res.status = SolveStatus::interrupted;
       res.message = fmt::format("stopped on request at iteration {}", k);
       return res;
     }
     a.apply(*p_, *q_);
     be_.dot(*p_, *q_, n, *s_, S::pq);
-    if (ranks) sum_over_ranks(be_, *s_, v, {S::pq});
     be_.pcg_update(k, *s_, *p_, *q_, *dinv_, x, *r_, *z_, n);
     if (m != nullptr) {  // the update's z = dinv .* r and r·z are replaced
       m->apply(*r_, *z_);
       be_.dot(*r_, *z_, n, *s_, S::rz_after(k));
     }
-    if (ranks && sum_over_ranks(be_, *s_, v, {S::rz_after(k), S::rr})) {
-      res.status = SolveStatus::interrupted;
-      res.message = fmt::format("stopped on request at iteration {}", k + 1);
+    be_.pcg_direction(k, *s_, *z_, *p_);
+  }
+}
+
+// Chronopoulos & Gear, "s-step iterative methods for symmetric linear systems", J. Comput. Appl.
+// Math. 25 (1989) 153-168: the iterates of PCG in exact arithmetic, with the recurrence
+// q = A p = w + beta q (w = A z) in place of a product, so r·z, z·w and r·r of an iteration are
+// one sum over the ranks instead of two, and alpha = r·z / (z·w - beta r·z / alpha_prev), beta =
+// r·z / r·z_prev are formed on the host, which has the sums. One more vector (w), one more axpy.
+SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, backend::Field& x,
+                             const SolveOptions& opt, const Preconditioner* m, real target,
+                             real scale) {
+  constexpr index kRz = 0, kZw = 1, kRr = 2;  // this iteration's slots of s_
+  const index n = a.owned();
+  a.apply(x, *r_);       // r = A x
+  be_.xpay(b, -1, *r_);  // r = b - A x
+  SolveResult res;
+  Values v{};
+  real rz_prev = 0, alpha_prev = 0;
+  for (int k = 0;; ++k) {
+    if (m != nullptr)
+      m->apply(*r_, *z_);
+    else
+      be_.multiply(*dinv_, *r_, *z_);
+    a.apply(*z_, *w_);
+    be_.dot(*r_, *z_, n, *s_, kRz);
+    be_.dot(*z_, *w_, n, *s_, kZw);
+    be_.dot(*r_, *r_, n, *s_, kRr);
+    be_.read_scalars(*s_, v);
+    std::array<real, 4> sums{v[kRz], v[kZw], v[kRr], stop_requested() ? real(1) : real(0)};
+    global_sum(sums);
+    const auto [rz, zw, rr, stop] = sums;
+    res.iterations = k;
+    res.residual = std::sqrt(rr);
+    res.relative_residual = res.residual / scale;
+    if (!std::isfinite(res.residual)) {
+      res.status = SolveStatus::breakdown;
+      res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual, k);
       return res;
     }
-    be_.pcg_direction(k, *s_, *z_, *p_);
+    if (res.residual <= target) {
+      res.status = SolveStatus::converged;
+      res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})", k,
+                                res.residual, res.relative_residual);
+      return res;
+    }
+    if (k >= opt.max_iterations) {
+      res.status = SolveStatus::max_iterations;
+      res.message = fmt::format(
+          "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
+          "tolerance {:.3e}",
+          k, res.residual, res.relative_residual, target);
+      return res;
+    }
+    if (stop > 0) {
+      res.status = SolveStatus::interrupted;
+      res.message = fmt::format("stopped on request at iteration {}", k);
+      return res;
+    }
+    const real beta = k == 0 ? 0 : rz / rz_prev;
+    const real pq = k == 0 ? zw : zw - beta * rz / alpha_prev;  // p·A p
+    if (!(rz > 0) || !(pq > 0)) {
+      res.status = SolveStatus::breakdown;
+      res.message = fmt::format(
+          "PCG breakdown at iteration {}: p·Ap = {:.3e}, r·z = {:.3e} (the operator or the "
+          "preconditioner is not positive definite)",
+          k, pq, rz);
+      return res;
+    }
+    const real alpha = rz / pq;
+    if (k == 0) {
+      be_.copy(*z_, *p_);
+      be_.copy(*w_, *q_);
+    } else {
+      be_.xpay(*z_, beta, *p_);  // p = z + beta p
+      be_.xpay(*w_, beta, *q_);  // q = A p = w + beta q
+    }
+    be_.axpy(alpha, *p_, x);
+    be_.axpy(-alpha, *q_, *r_);
+    rz_prev = rz;
+    alpha_prev = alpha;
   }
 }
 

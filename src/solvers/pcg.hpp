@@ -9,8 +9,9 @@
 // host. The host reads the residual only at convergence checks: every iteration on the cpu, on a
 // GPU at an adaptive interval (next_check_interval), or every `check_every` iterations when set.
 // The iterates are those of the textbook loop bit for bit; a solve may run up to interval - 1
-// iterations past the one where it first met the tolerance. With several ranks each reduction is
-// summed over the ranks on the host (MPI), so every iteration is checked there.
+// iterations past the one where it first met the tolerance. With several ranks the iteration is
+// Chronopoulos & Gear's (pcg.cpp, solve_ranks): one sum over the ranks per iteration (r·z, z·A z
+// and r·r together), with alpha and beta formed on the host, which checks every iteration.
 #pragma once
 
 #include <memory>
@@ -43,9 +44,13 @@ class Pcg {
                     const Preconditioner* m = nullptr);
 
  private:
+  SolveResult solve_ranks(const LinearOperator& a, const backend::Field& b, backend::Field& x,
+                          const SolveOptions& options, const Preconditioner* m, real target,
+                          real scale);
   const backend::Backend& be_;
   bool device_;  // the backend's scalars live on a device: a read-back waits for the queue
   std::unique_ptr<backend::Field> r_, z_, p_, q_, dinv_;
+  std::unique_ptr<backend::Field> w_;  // several ranks: A z (solve_ranks)
   std::unique_ptr<backend::Scalars> s_;
 };
 

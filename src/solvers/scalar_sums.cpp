@@ -10,7 +10,8 @@
 namespace scfd::solvers {
 
 bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s, std::span<real> values,
-                          std::initializer_list<index> slots, index skip_slot) {
+                          std::initializer_list<index> slots, index skip_slot,
+                          const std::function<void()>& adjust) {
   be.read_scalars(s, values);
   if (skip_slot >= 0 && values[static_cast<std::size_t>(skip_slot)] > 0) return false;
   std::array<real, 8> sums{};
@@ -21,6 +22,7 @@ bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s, std::
   global_sum(std::span<real>(sums.data(), k + 1));
   k = 0;
   for (const index slot : slots) values[static_cast<std::size_t>(slot)] = sums[k++];
+  if (adjust) adjust();
   be.write_scalars(values, s);
   return sums[k] > 0;
 }

@@ -2,6 +2,7 @@
 // rank's sum in a slot on the backend, and with several ranks the host adds them up.
 #pragma once
 
+#include <functional>
 #include <initializer_list>
 #include <span>
 
@@ -13,8 +14,10 @@ namespace scfd::solvers {
 // read-back of all of s into `values`, one message, one upload. The stop request (core/stop.hpp)
 // rides on the same message, so every rank sees it at the same iteration. When skip_slot >= 0 and
 // that slot (after the read-back) is > 0 nothing is summed (a recorded breakdown: the caller
-// stops). Returns whether some rank asked to stop.
+// stops). `adjust`, when given, is called with the sums in `values`, before they are written
+// back, and may change them. Returns whether some rank asked to stop.
 bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s, std::span<real> values,
-                          std::initializer_list<index> slots, index skip_slot = -1);
+                          std::initializer_list<index> slots, index skip_slot = -1,
+                          const std::function<void()>& adjust = {});
 
 }  // namespace scfd::solvers

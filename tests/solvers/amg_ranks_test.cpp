@@ -1,15 +1,19 @@
-// The multigrid's iterations do not grow with the ranks: AMG-PCG on a cell pressure system (a
-// 7-point Laplacian of an n^3 box with face weights that vary, Neumann walls: singular, as the
-// pressure of a closed cavity) dealt out to the ranks in blocks, so that each rank's cells lie in
-// many pieces, at np = 1..4. Aggregates stay within each rank's rows; the prolongation must reach
-// across the interfaces (smoothed with the whole operator), or the iterations grow with the ranks:
-// 29-31 at np 2-4 with P smoothed by each rank's owned block, against 19 on one rank.
+// The Krylov solvers across ranks, on a cell system of a box (a 7-point Laplacian of an n^3 box
+// with face weights that vary, Neumann walls) dealt out to the ranks in blocks, so that each
+// rank's cells lie in many pieces, at np = 1..4:
+// - the multigrid's iterations do not grow with the ranks (the pressure system: singular, as that
+//   of a closed cavity). Aggregates stay within each rank's rows; the prolongation must reach
+//   across the interfaces (smoothed with the whole operator), or the iterations grow: 29-31 at
+//   np 2-4 with P smoothed by each rank's owned block, against 19 on one rank;
+// - PCG takes one sum over the ranks per iteration, BiCGStab two (on the system with a diagonal
+//   shift and an upwind convection), with the iterations of one rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <utility>
@@ -17,8 +21,11 @@
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "core/collectives.hpp"
+#include "core/counters.hpp"
+#include "core/error.hpp"
 #include "halo/halo_plan.hpp"
 #include "solvers/amg.hpp"
+#include "solvers/bicgstab.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::solvers {
@@ -29,6 +36,7 @@ using backend::SparseMatrix;
 
 constexpr index kN = 24;  // cells per side
 constexpr int kSerialIterations = 19;
+constexpr int kSerialBicgstabIterations = 38;
 
 index cell(index i, index j, index k) {
   return (i * kN + j) * kN + k;
@@ -71,7 +79,15 @@ class BlockOperator final : public LinearOperator {
   std::unique_ptr<Field> diag_;
 };
 
-TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
+// This rank's rows of the system, a column per local entity of `plan` (owned first), and b.
+// shift > 0 adds shift to the diagonal, convection > 0 an upwind convection along +x (a
+// non-symmetric system).
+struct BlockSystem {
+  halo::HaloPlan plan;
+  SparseMatrix a;
+  std::vector<real> b;
+};
+BlockSystem block_system(real shift = 0, real convection = 0) {
   const int me = world_rank(), ranks = world_size();
   // Local numbering: owned cells in global order, then the ghosts (the cells across an owned
   // cell's faces that another rank owns) by owner, then global number.
@@ -94,7 +110,7 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
                                 cell(i + di, j + dj, k + dk));
       }
   const auto n_owned = static_cast<index>(gid.size());
-  ASSERT_GT(n_owned, 0);
+  SCFD_CHECK(n_owned > 0, "rank {} owns no cell", me);
   std::sort(ghosts.begin(), ghosts.end());
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
   std::vector<int> owner;
@@ -104,12 +120,13 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
     owner.push_back(rank);
   }
   if (ranks == 1) gid.clear();  // a serial plan: everything owned
-  halo::HaloPlan plan =
-      halo::HaloPlan::build(halo::Entity::cell, n_owned, gid, owner, MPI_COMM_WORLD);
-  SparseMatrix a;
+  BlockSystem sys{
+      halo::HaloPlan::build(halo::Entity::cell, n_owned, gid, owner, MPI_COMM_WORLD), {}, {}};
+  SparseMatrix& a = sys.a;
   a.rows = n_owned;
-  a.cols = plan.n_local();
-  std::vector<real> b(static_cast<std::size_t>(plan.n_local()), 0);
+  a.cols = sys.plan.n_local();
+  std::vector<real>& b = sys.b;
+  b.assign(static_cast<std::size_t>(a.cols), 0);
   real mean = 0;  // of the right-hand side over every cell: subtracted (a compatible system)
   for (index g = 0; g < kN * kN * kN; ++g) mean += std::cos(0.37 * static_cast<real>(g));
   mean /= kN * kN * kN;
@@ -119,23 +136,30 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
         const index g = cell(i, j, k);
         const index row = local[static_cast<std::size_t>(g)];
         if (row < 0 || row >= n_owned) continue;
-        real diagonal = 0;
+        real diagonal = shift;
         const index at = a.entries();
         a.column.push_back(row);
         a.value.push_back(0);
         for (const auto& [di, dj, dk] : kFaces) {
           if (!inside(i + di, j + dj, k + dk)) continue;
           const index n = cell(i + di, j + dj, k + dk);
-          const real w = weight(g, n);
+          const real w = weight(g, n), upwind = di == -1 ? convection : 0;
           a.column.push_back(local[static_cast<std::size_t>(n)]);
-          a.value.push_back(-w);
-          diagonal += w;
+          a.value.push_back(-w - upwind);
+          diagonal += w + upwind;
         }
         a.value[static_cast<std::size_t>(at)] = diagonal;
         a.offset.push_back(a.entries());
         b[static_cast<std::size_t>(row)] = std::cos(0.37 * static_cast<real>(g)) - mean;
       }
+  return sys;
+}
 
+TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
+  const int me = world_rank(), ranks = world_size();
+  BlockSystem sys = block_system();
+  const SparseMatrix& a = sys.a;
+  halo::HaloPlan& plan = sys.plan;
   backend::cpu::CpuBackend be;
   // Gathered below 200 rows in all, so that three levels are distributed (a case's default,
   // options.gather_size, is for meshes of 10^5 cells and more).
@@ -148,19 +172,57 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
   }
   const auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);
   const BlockOperator op(be, a, plan);
-  const auto bf = be.make_field_from(b);
+  const auto bf = be.make_field_from(sys.b);
   auto x = be.make_field(a.cols);
   be.fill(*x, 0);
   SolveOptions solve;
   solve.relative_tolerance = 1e-8;
   Pcg pcg(be, a.cols);
+  const counters::Snapshot before = counters::snapshot();
   const SolveResult r = pcg.solve(op, *bf, *x, solve, true, amg.get());
+  const std::uint64_t sums = (counters::snapshot() - before)[counters::Kind::reduction];
   ASSERT_EQ(r.status, SolveStatus::converged) << r.message;
+  if (ranks > 1) {  // |b|, then one per iteration (Chronopoulos-Gear), the last one's included
+    EXPECT_EQ(sums, static_cast<std::uint64_t>(r.iterations) + 2);
+  }
   if (ranks == 1) {
     EXPECT_EQ(r.iterations, kSerialIterations) << "update kSerialIterations";
   }
   EXPECT_LE(r.iterations, 1.2 * kSerialIterations) << ranks << " ranks";
   if (me == 0) std::printf("AMG-PCG at %d ranks: %d iterations\n", ranks, r.iterations);
+}
+
+// BiCGStab on a non-symmetric system across the ranks: two sums per iteration (the next r0·r
+// and r·r ride on the sum of t·s and t·t) and the iterates of one rank, to rounding.
+TEST(AmgRanks, BicgstabTakesTwoSumsPerIteration) {
+  const int me = world_rank(), ranks = world_size();
+  BlockSystem sys = block_system(0.5, 2.0);
+  backend::cpu::CpuBackend be;
+  const BlockOperator op(be, sys.a, sys.plan);
+  const auto bf = be.make_field_from(sys.b);
+  auto x = be.make_field(sys.a.cols);
+  be.fill(*x, 0);
+  SolveOptions solve;
+  solve.relative_tolerance = 1e-10;
+  BiCgStab bicgstab(be, sys.a.cols);
+  const counters::Snapshot before = counters::snapshot();
+  const SolveResult r = bicgstab.solve(op, *bf, *x, solve);
+  const std::uint64_t sums = (counters::snapshot() - before)[counters::Kind::reduction];
+  ASSERT_EQ(r.status, SolveStatus::converged) << r.message;
+  EXPECT_NEAR(r.iterations, kSerialBicgstabIterations, 1) << ranks << " ranks";
+  if (ranks > 1) {  // |b|, the first r·r, then two per iteration
+    EXPECT_LE(sums, 2 * static_cast<std::uint64_t>(r.iterations) + 2);
+  }
+  // The true residual, not the recurrence's.
+  auto ax = be.make_field(sys.a.cols);
+  op.apply(*x, *ax);
+  be.xpay(*bf, -1, *ax);
+  const real residual = std::sqrt(global_sum(be.dot(*ax, *ax, sys.a.rows)));
+  const real b_norm = std::sqrt(global_sum(be.dot(*bf, *bf, sys.a.rows)));
+  EXPECT_LE(residual, 2e-10 * b_norm);
+  if (me == 0)
+    std::printf("BiCGStab at %d ranks: %d iterations, %llu sums\n", ranks, r.iterations,
+                static_cast<unsigned long long>(sums));
 }
 
 }  // namespace
