@@ -148,6 +148,10 @@ class Backend {
   // Blocks until every queued operation has finished (GPU backends queue work; benchmarks time
   // with it). A download or a reduction waits implicitly.
   virtual void finish() const {}
+  // Submits the queued operations to the device without waiting for them, so that a GPU works on
+  // them while the host waits for something else (halo messages). A driver may hold queued work
+  // back until a flush or a wait: the host then waits on MPI while the GPU idles.
+  virtual void flush() const {}
   // Bytes of device (GPU) memory this backend holds now: fields, device meshes and assembled
   // systems (0 on the cpu, whose memory is the process's).
   virtual std::size_t device_bytes() const { return 0; }

@@ -300,4 +300,8 @@ void finish() {
   glFinish();
 }
 
+void flush() {
+  glFlush();
+}
+
 }  // namespace scfd::gl

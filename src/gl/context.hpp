@@ -83,5 +83,7 @@ void check_errors(const char* where);
 // Blocks until every command issued on the current context has completed (glFinish); benchmarks
 // time GPU work with it.
 void finish();
+// glFlush: submits the queued commands to the GPU without waiting for them.
+void flush();
 
 }  // namespace scfd::gl

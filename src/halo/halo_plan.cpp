@@ -102,6 +102,10 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
   ++totals().exchanges;
   if (empty()) return;
   const Timer t;
+  // The work queued since begin() (the rows that read no ghost) must reach the GPU before the
+  // host waits for the gather and the messages: a fence already passed does not flush, and the
+  // driver held that work back while MPI waited (bench --only halo: hidden = work + exchange).
+  be.flush();
   if (pack_pending_) {
     const std::span<real> send(send_buf_.data(), send_list(pending_components_).size());
     be.download_indices_end(send);

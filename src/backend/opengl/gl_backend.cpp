@@ -121,6 +121,10 @@ void GlBackend::finish() const {
   gl::finish();
 }
 
+void GlBackend::flush() const {
+  gl::flush();
+}
+
 std::size_t GlBackend::device_bytes() const {
   std::size_t bytes = *state_->field_bytes + state_->system_bytes;
   for (const auto& m : state_->meshes) bytes += m->bytes();

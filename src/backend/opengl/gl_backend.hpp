@@ -44,6 +44,7 @@ class GlBackend final : public Backend {
   std::string precision() const override;
   DeviceInfo device_info() const override;
   void finish() const override;
+  void flush() const override;
   std::size_t device_bytes() const override;
   // An overlap's parts start on whole texels and, under the compute driver with textures, whole
   // work groups of 256 (gl/driver.hpp).
