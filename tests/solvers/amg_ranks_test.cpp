@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "backend/cpu/cpu_backend.hpp"
 #include "core/collectives.hpp"
 #include "core/counters.hpp"
@@ -190,6 +191,63 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
   }
   EXPECT_LE(r.iterations, 1.2 * kSerialIterations) << ranks << " ranks";
   if (me == 0) std::printf("AMG-PCG at %d ranks: %d iterations\n", ranks, r.iterations);
+}
+
+// The distributed cycle (transfers across the interfaces, their exchanges, the gathered level
+// writing its ghosts) on the GL backends (Mesa llvmpipe in CI) as on the cpu: the same iterations
+// to one, and the same solution to the solver's tolerance.
+TEST(AmgRanks, GlBackendsCycleAsTheCpu) {
+  const int me = world_rank(), ranks = world_size();
+  BlockSystem sys = block_system();
+  const auto solve = [&](const backend::Backend& be, std::vector<real>& x_host) {
+    AmgOptions options = amg_options(be);
+    options.gather_size = 200;
+    options.coarse_size = 64;  // as on the cpu, whatever the device (amg_options)
+    AmgHierarchy h = ranks > 1 ? build_amg(sys.a, sys.plan, options) : build_amg(sys.a, options);
+    const auto amg =
+        std::make_unique<Amg>(be, std::move(h), sys.plan.n_local(), options.sweeps, &sys.plan);
+    const BlockOperator op(be, sys.a, sys.plan);
+    const auto bf = be.make_field_from(sys.b);
+    auto x = be.make_field(sys.a.cols);
+    be.fill(*x, 0);
+    SolveOptions tolerance;
+    tolerance.relative_tolerance = 1e-10;
+    tolerance.check_every = 1;
+    Pcg pcg(be, sys.a.cols);
+    const SolveResult r = pcg.solve(op, *bf, *x, tolerance, true, amg.get());
+    EXPECT_EQ(r.status, SolveStatus::converged) << be.name() << ": " << r.message;
+    x_host.resize(static_cast<std::size_t>(sys.a.cols));
+    be.download(*x, x_host);
+    x_host.resize(static_cast<std::size_t>(sys.a.rows));
+    return r.iterations;
+  };
+  std::vector<real> x_cpu, x_gl;
+  const int cpu_iterations = solve(*backend::make_backend("cpu"), x_cpu);
+  // The solution is fixed up to a constant (Neumann walls): compare with the means removed.
+  const auto centred = [&](std::vector<real> x) {
+    real mean = 0;
+    for (const real v : x) mean += v;
+    mean = global_sum(mean) / (kN * kN * kN);
+    for (real& v : x) v -= mean;
+    return x;
+  };
+  const std::vector<real> ref = centred(x_cpu);
+  real scale = 0;
+  for (const real v : ref) scale = std::max(scale, std::abs(v));
+  scale = global_max(scale);
+  for (const char* name : {"gl-compute", "gl-raster"}) {
+    backend::BackendOptions options;
+    options.debug = true;
+    const int iterations = solve(*backend::make_backend(name, options), x_gl);
+    EXPECT_NEAR(iterations, cpu_iterations, 1) << name << ", " << ranks << " ranks";
+    const std::vector<real> x = centred(x_gl);
+    real diff = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) diff = std::max(diff, std::abs(x[i] - ref[i]));
+    EXPECT_LE(global_max(diff), 1e-7 * scale) << name << ", " << ranks << " ranks";
+    if (me == 0)
+      std::printf("AMG-PCG on %s at %d ranks: %d iterations (cpu %d)\n", name, ranks, iterations,
+                  cpu_iterations);
+  }
 }
 
 // BiCGStab on a non-symmetric system across the ranks: two sums per iteration (the next r0·r
