@@ -453,18 +453,20 @@ DistributedTransfer distributed_transfer(const SparseMatrix& a, const std::vecto
   out.p = smooth_basis(a, d, omega, t);
   const SparseMatrix p_local = rows_with_ghosts(out.p, plan);
   const SparseMatrix ap_local = rows_with_ghosts(multiply(a, p_local), plan);
-  // R: the rows of P^T (over the local fine entities) that are this rank's aggregates.
-  const SparseMatrix pt = transpose(p_local);
-  out.r.rows = c.n;
-  out.r.cols = plan.n_local();
-  const index first = pt.offset[coarse_first[me]];
-  for (index g = coarse_first[me]; g < coarse_first[me + 1]; ++g) {
-    for (index k = pt.offset[g]; k < pt.offset[g + 1]; ++k) {
-      out.r.column.push_back(pt.column[k]);
-      out.r.value.push_back(pt.value[k]);
-    }
-    out.r.offset.push_back(pt.offset[g + 1] - first);
+  // R: the rows of P^T (over the local fine entities) that are this rank's aggregates, from the
+  // columns of P that are (so that nothing here grows with the global size).
+  SparseMatrix p_mine;
+  p_mine.rows = p_local.rows;
+  p_mine.cols = c.n;
+  for (index i = 0; i < p_local.rows; ++i) {
+    for (index k = p_local.offset[i]; k < p_local.offset[i + 1]; ++k)
+      if (const index g = p_local.column[k] - coarse_first[me]; g >= 0 && g < c.n) {
+        p_mine.column.push_back(g);
+        p_mine.value.push_back(p_local.value[k]);
+      }
+    p_mine.offset.push_back(p_mine.entries());
   }
+  out.r = transpose(p_mine);
   out.coarse = multiply(out.r, ap_local);
   out.r.inner = leading_rows_below(out.r, a.rows);
   return out;
