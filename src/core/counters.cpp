@@ -24,17 +24,29 @@ const char* name(Kind k) {
       return "other_collectives";
     case Kind::gpu_wait:
       return "gpu_waits";
+    case Kind::gpu_wait_us:
+      return "gpu_wait_microseconds";
   }
   return "unknown";
 }
 
 std::array<Kind, kinds> all_kinds() {
-  return {Kind::halo_exchange, Kind::halo_bytes_sent,  Kind::reduction,
-          Kind::coarse_gather, Kind::other_collective, Kind::gpu_wait};
+  return {Kind::halo_exchange,    Kind::halo_bytes_sent, Kind::reduction,  Kind::coarse_gather,
+          Kind::other_collective, Kind::gpu_wait,        Kind::gpu_wait_us};
 }
 
 void add(Kind k, std::uint64_t n) {
   g_counters[static_cast<std::size_t>(k)].fetch_add(n, std::memory_order_relaxed);
+}
+
+GpuWait::GpuWait() : start_(std::chrono::steady_clock::now()) {
+  add(Kind::gpu_wait);
+}
+
+GpuWait::~GpuWait() {
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start_);
+  add(Kind::gpu_wait_us, static_cast<std::uint64_t>(us.count()));
 }
 
 Snapshot Snapshot::operator-(const Snapshot& earlier) const {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -20,8 +21,9 @@ enum class Kind : std::uint8_t {
   coarse_gather,     // the multigrid's gathered coarse solve (solvers/amg.cpp)
   other_collective,  // the other MPI collectives of core/collectives (gathers, broadcasts, ...)
   gpu_wait,          // a blocking GL call: glFinish or a read-back to the host (gl/)
+  gpu_wait_us,       // the microseconds the host spent in those waits
 };
-inline constexpr std::size_t kinds = 6;
+inline constexpr std::size_t kinds = 7;
 
 // The name of a kind in the run summary ("halo_exchanges", "reductions", ...).
 const char* name(Kind k);
@@ -30,6 +32,19 @@ std::array<Kind, kinds> all_kinds();
 
 // Adds n to the counter of k (relaxed atomic: cheap, and safe should a thread count too).
 void add(Kind k, std::uint64_t n = 1);
+
+// One blocking wait for the GPU, counted when made (gpu_wait) and timed until destroyed
+// (gpu_wait_us): declared just before the blocking call, in the scope that ends with it.
+class GpuWait {
+ public:
+  GpuWait();
+  ~GpuWait();
+  GpuWait(const GpuWait&) = delete;
+  GpuWait& operator=(const GpuWait&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+};
 
 // The counters at one moment; the difference of two is what happened between them.
 struct Snapshot {

@@ -114,8 +114,10 @@ void Buffer::download_bytes(void* data, std::size_t bytes, std::size_t offset) c
   transfer_barrier();
   const GLenum target = edit_target();
   glBindBuffer(target, id_);
-  counters::add(counters::Kind::gpu_wait);  // the read-back waits for the queued kernels
-  glGetBufferSubData(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
+  {
+    const counters::GpuWait wait;  // the read-back waits for the queued kernels
+    glGetBufferSubData(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), data);
+  }
   glBindBuffer(target, 0);
 }
 

@@ -296,7 +296,7 @@ void check_errors(const char* where) {
 }
 
 void finish() {
-  counters::add(counters::Kind::gpu_wait);
+  const counters::GpuWait wait;
   glFinish();
 }
 

@@ -139,8 +139,10 @@ void FieldStorage::upload(std::span<const double> values) {
     // glBufferSubData of the same buffer, glMemoryBarrier(GL_ALL_BARRIER_BITS) notwithstanding: a
     // field made (a fill kernel) and then uploaded read back as zeros. A whole-field upload is
     // rare (set-up, boundary data), so the wait costs little; halo values go through a kernel.
-    counters::add(counters::Kind::gpu_wait);
-    glFinish();
+    {
+      const counters::GpuWait wait;
+      glFinish();
+    }
     const std::size_t texels = layout_.texels_used;
     if (d) {
       const std::vector<double> s = staged<double>(values, layout_, texels, linear);
@@ -185,14 +187,20 @@ void FieldStorage::download(std::span<double> out) const {
   transfer_barrier();
   glBindTexture(GL_TEXTURE_2D, texture_);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  counters::add(counters::Kind::gpu_wait);  // glGetTexImage waits for the queued kernels
+  // glGetTexImage waits for the queued kernels.
   if (d) {
     std::vector<double> s(all);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT, s.data());
+    {
+      const counters::GpuWait wait;
+      glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA_INTEGER, GL_UNSIGNED_INT, s.data());
+    }
     unstaged(s, layout_, position, out);
   } else {
     std::vector<float> s(all);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, s.data());
+    {
+      const counters::GpuWait wait;
+      glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, s.data());
+    }
     unstaged(s, layout_, position, out);
   }
   glBindTexture(GL_TEXTURE_2D, 0);

@@ -80,11 +80,13 @@ void RasterReducer::read_value(const FieldStorage& f, void* at) const {
   glBindFramebuffer(GL_READ_FRAMEBUFFER, read_framebuffer_);
   glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, f.texture(), 0);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
-  counters::add(counters::Kind::gpu_wait);  // glReadPixels waits for the reduction's passes
-  if (precision_ == Precision::fp64)
-    glReadPixels(0, 0, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, at);  // the bits of entry 0
-  else
-    glReadPixels(0, 0, 1, 1, GL_RED, GL_FLOAT, at);
+  {
+    const counters::GpuWait wait;  // glReadPixels waits for the reduction's passes
+    if (precision_ == Precision::fp64)
+      glReadPixels(0, 0, 1, 1, GL_RG_INTEGER, GL_UNSIGNED_INT, at);  // the bits of entry 0
+    else
+      glReadPixels(0, 0, 1, 1, GL_RED, GL_FLOAT, at);
+  }
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 

@@ -4,6 +4,7 @@
 #include <epoxy/gl.h>
 
 #include <chrono>
+#include <optional>
 #include <utility>
 
 #include "core/counters.hpp"
@@ -56,7 +57,8 @@ void Fence::wait() {
   // The first poll flushes the queue, so that the fence is bound to be reached. A fence already
   // passed is not a wait and is not counted.
   GLenum r = glClientWaitSync(as_sync(sync_), GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-  if (r == GL_TIMEOUT_EXPIRED) counters::add(counters::Kind::gpu_wait);
+  std::optional<counters::GpuWait> wait;
+  if (r == GL_TIMEOUT_EXPIRED) wait.emplace();
   const auto spin_end = std::chrono::steady_clock::now() + kSpin;
   while (r == GL_TIMEOUT_EXPIRED && std::chrono::steady_clock::now() < spin_end)
     r = glClientWaitSync(as_sync(sync_), 0, 0);

@@ -3,8 +3,10 @@
 // MPI is not running (this test program never starts it: the plain local value, no message).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "core/collectives.hpp"
 #include "core/counters.hpp"
@@ -28,6 +30,18 @@ TEST(Counters, DifferenceOfSnapshotsIsWhatWasAdded) {
   EXPECT_EQ(d[Kind::other_collective], 0u);
 }
 
+TEST(Counters, AGpuWaitIsCountedAndTimed) {
+  const counters::Snapshot before = counters::snapshot();
+  {
+    const counters::GpuWait wait;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const counters::Snapshot d = counters::snapshot() - before;
+  EXPECT_EQ(d[Kind::gpu_wait], 1u);
+  EXPECT_GE(d[Kind::gpu_wait_us], 2000u);
+  EXPECT_LT(d[Kind::gpu_wait_us], 2000000u);
+}
+
 TEST(Counters, CountersOnlyGrow) {
   const counters::Snapshot a = counters::snapshot();
   counters::add(Kind::reduction, 2);
@@ -44,6 +58,7 @@ TEST(Counters, EveryKindHasItsOwnName) {
   EXPECT_EQ(std::string(counters::name(Kind::reduction)), "reductions");
   EXPECT_EQ(std::string(counters::name(Kind::coarse_gather)), "coarse_gathers");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait)), "gpu_waits");
+  EXPECT_EQ(std::string(counters::name(Kind::gpu_wait_us)), "gpu_wait_microseconds");
 }
 
 TEST(Counters, CollectivesWithoutMpiCountNothing) {
