@@ -45,7 +45,8 @@ TEST(BenchMpi, DistributedPcgFollowsTheSerialOne) {
 }
 
 // `bench --only halo` on 2 ranks: a row per plan with ghosts (the exchange, its parts, the work
-// that hides it) and the global sum, every time positive; on one rank only the global sum.
+// that hides it), the narrowed plans of the Navier-Stokes operators and the global sum, every time
+// positive; on one rank only the global sum.
 TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
   for (int nranks : {1, 2}) {
     const std::string text = bench_json(nranks, "--repeat 2 --only halo");
@@ -54,7 +55,8 @@ TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
     const std::string part = text.substr(halo);
     EXPECT_GT(scfd::test::json_number(part, "time_s"), 0);
     for (const char* row : {"halo node", "pack face", "unpack edge", "messages cell",
-                            "work cell x16", "hidden cell x16"})
+                            "work cell x16", "hidden cell x16", "halo cell (cell_reads)",
+                            "hidden face (rotation_reads) x4", "halo curl (curl_reads)"})
       EXPECT_EQ(part.find(std::string("\"") + row + "\"") != std::string::npos, nranks > 1)
           << row << " on " << nranks << " ranks";
     EXPECT_NE(part.find("\"global sum\""), std::string::npos) << nranks << " ranks";
