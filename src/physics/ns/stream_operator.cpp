@@ -9,6 +9,7 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "halo/halo.hpp"
 #include "halo/overlap.hpp"
 
 namespace scfd::physics::ns {
@@ -38,7 +39,6 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
                                std::span<const real> edge_diagonal, real upwind)
     : m_(m),
       be_(be),
-      halo_(halo),
       k_(k),
       curl_x_(be.make_field(m.n_faces)),
       convected_(be.make_field(m.n_faces)),
@@ -52,6 +52,14 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   // 2D: S is the node Laplacian, applied by the backend's node system; its matrix here gives the
   // Jacobi diagonals. 3D: S is applied as the stored matrix.
   const backend::SparseMatrix s = m.dim == 2 ? stream_matrix(m, face_diagonal) : stream_matrix(m);
+  halo::HaloPlan& curl = curl_plan(halo, m);
+  std::vector<index> reads = halo::ghosts_read(curl, s);
+  const std::vector<index> by_curl = curl_reads(m);
+  reads.insert(reads.end(), by_curl.begin(), by_curl.end());
+  laplacian_plan_ =
+      std::make_unique<halo::HaloPlan>(curl.narrowed(halo::ghosts_among(m.n_owned_curl(), reads)));
+  star_plan_ = std::make_unique<halo::HaloPlan>(curl.narrowed(k.edge_star_ghosts));
+  rotation_plan_ = std::make_unique<halo::HaloPlan>(halo.faces.narrowed(rotation_reads(m)));
   const auto [dm, dv] = stream_diagonals(m, s, edge_diagonal);
   diag_mass_ = be.make_field_from(dm);
   diag_viscous_ = be.make_field_from(dv);
@@ -140,7 +148,7 @@ void StreamOperator::diagonal(Field& d) const {
 void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
   laplacian(x, *lx_, exchange_x);
   if (stream_)
-    halo::overlap(curl_plan(halo_, m_), be_, *lx_,
+    halo::overlap(*star_plan_, be_, *lx_,
                   [&](backend::Rows rows) { k_.edge_star.apply(*lx_, *wlx_, rows); });
   else
     k_.edge_star.apply(*lx_, *wlx_);
@@ -149,7 +157,7 @@ void StreamOperator::full(Field& x, Field& y, bool exchange_x) const {
   if (advecting == nullptr || convection_dt == 0) return;
   be_.curl(m_, x, *curl_x_);
   convection_.apply_exchanging(*advecting, *curl_x_, convection_.zero_boundary(), *convected_);
-  halo::overlap(halo_.faces, be_, *convected_,
+  halo::overlap(*rotation_plan_, be_, *convected_,
                 [&](backend::Rows rows) { be_.rotation(m_, *convected_, *rotated_, rows); });
   be_.axpy(convection_dt, *rotated_, y);
 }
@@ -158,7 +166,7 @@ void StreamOperator::laplacian(Field& x, Field& y, bool exchange_x) const {
   // The first product reads the ghosts of x: exchanged behind its inner rows when asked.
   const auto first = [&](const auto& op) {
     if (exchange_x)
-      halo::overlap(curl_plan(halo_, m_), be_, x, op);
+      halo::overlap(*laplacian_plan_, be_, x, op);
     else
       op(backend::Rows::all);
   };

@@ -60,7 +60,6 @@ class StreamOperator final : public solvers::LinearOperator {
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
-  halo::Halo& halo_;
   const Coefficients& k_;
   void update_masks();
 
@@ -77,6 +76,11 @@ class StreamOperator final : public solvers::LinearOperator {
   FieldPtr rotated_;                           // curl entities: R C_a C x
   Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
+  // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
+  // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
+  // C x reads x there after L's exchange), star_plan_ the columns of W (3D), rotation_plan_ the
+  // faces of the owned curl entities (R).
+  std::unique_ptr<halo::HaloPlan> laplacian_plan_, star_plan_, rotation_plan_;
 };
 
 }  // namespace scfd::physics::ns
