@@ -20,6 +20,28 @@ using Values = std::array<real, S::count>;
 constexpr int kFirstInterval = 8;
 constexpr int kMaxInterval = 64;
 
+// At a check at iteration k with res.residual set: whether the solve ends there (a residual that
+// is not finite, the tolerance met, the iterations spent), with res's status and message.
+bool ends_here(int k, real target, int max_iterations, SolveResult& res) {
+  if (!std::isfinite(res.residual)) {
+    res.status = SolveStatus::breakdown;
+    res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual, k);
+  } else if (res.residual <= target) {
+    res.status = SolveStatus::converged;
+    res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})", k,
+                              res.residual, res.relative_residual);
+  } else if (k >= max_iterations) {
+    res.status = SolveStatus::max_iterations;
+    res.message = fmt::format(
+        "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
+        "tolerance {:.3e}",
+        k, res.residual, res.relative_residual, target);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
@@ -95,25 +117,7 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
       res.iterations = k;
       res.residual = std::sqrt(v[S::rr]);
       res.relative_residual = res.residual / scale;
-      if (!std::isfinite(res.residual)) {
-        res.status = SolveStatus::breakdown;
-        res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual, k);
-        return res;
-      }
-      if (res.residual <= target) {
-        res.status = SolveStatus::converged;
-        res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})",
-                                  k, res.residual, res.relative_residual);
-        return res;
-      }
-      if (k >= opt.max_iterations) {
-        res.status = SolveStatus::max_iterations;
-        res.message = fmt::format(
-            "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
-            "tolerance {:.3e}",
-            k, res.residual, res.relative_residual, target);
-        return res;
-      }
+      if (ends_here(k, target, opt.max_iterations, res)) return res;
       const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
                                                residual_prev, target);
       next_check = std::min(k + interval, opt.max_iterations);
@@ -167,25 +171,7 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
     res.iterations = k;
     res.residual = std::sqrt(rr);
     res.relative_residual = res.residual / scale;
-    if (!std::isfinite(res.residual)) {
-      res.status = SolveStatus::breakdown;
-      res.message = fmt::format("PCG breakdown: residual is {} at iteration {}", res.residual, k);
-      return res;
-    }
-    if (res.residual <= target) {
-      res.status = SolveStatus::converged;
-      res.message = fmt::format("converged in {} iterations, residual {:.3e} (relative {:.3e})", k,
-                                res.residual, res.relative_residual);
-      return res;
-    }
-    if (k >= opt.max_iterations) {
-      res.status = SolveStatus::max_iterations;
-      res.message = fmt::format(
-          "PCG did not converge in {} iterations: residual {:.3e} (relative {:.3e}) above the "
-          "tolerance {:.3e}",
-          k, res.residual, res.relative_residual, target);
-      return res;
-    }
+    if (ends_here(k, target, opt.max_iterations, res)) return res;
     if (stop > 0) {
       res.status = SolveStatus::interrupted;
       res.message = fmt::format("stopped on request at iteration {}", k);
