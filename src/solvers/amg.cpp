@@ -111,25 +111,27 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
 
 void Amg::gathered_cycle(const Field& b, Field& e) const {
   const Gathered& g = *gathered_;
-  std::vector<real> local(static_cast<std::size_t>(b.size()));
-  be_.download(b, local);
-  local.resize(static_cast<std::size_t>(g.n_mine));
+  std::vector<real>& mine = host_mine_;
+  std::vector<real>& all = host_all_;
+  mine.resize(static_cast<std::size_t>(b.size()));
+  be_.download(b, mine);
   counters::add(counters::Kind::coarse_gather);
-  std::vector<real> all(static_cast<std::size_t>(g.rhs->size()));
-  all_gather(local, g.counts, all);
+  all.resize(static_cast<std::size_t>(g.rhs->size()));
+  all_gather(std::span<const real>(mine).first(static_cast<std::size_t>(g.n_mine)), g.counts, all);
   be_.upload(all, *g.rhs);
   g.amg->apply(*g.rhs, *g.e);
-  std::vector<real> whole(all.size());
-  be_.download(*g.e, whole);
+  be_.download(*g.e, all);
   if (g.gid.empty()) {  // the finest level: its owned entries
-    be_.upload_range(std::span<const real>(whole).subspan(static_cast<std::size_t>(g.first),
-                                                          static_cast<std::size_t>(g.n_mine)),
+    be_.upload_range(std::span<const real>(all).subspan(static_cast<std::size_t>(g.first),
+                                                        static_cast<std::size_t>(g.n_mine)),
                      e, 0);
     return;
   }
-  std::vector<real> mine(g.gid.size());  // owned and ghosts: no exchange before the prolongation
-  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = whole[static_cast<std::size_t>(g.gid[i])];
-  be_.upload(mine, e);
+  // Owned and ghosts: no exchange before the prolongation.
+  std::vector<real>& local = host_local_;
+  local.resize(g.gid.size());
+  for (std::size_t i = 0; i < local.size(); ++i) local[i] = all[static_cast<std::size_t>(g.gid[i])];
+  be_.upload(local, e);
 }
 
 AmgOptions amg_options(const backend::Backend& be) {

@@ -117,6 +117,9 @@ class Amg final : public Preconditioner {
     std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
   };
   std::optional<Gathered> gathered_;
+  // gathered_cycle's host arrays, kept between cycles: this rank's part, every rank's (the
+  // right-hand side, then the result), this level's entries of the result.
+  mutable std::vector<real> host_mine_, host_all_, host_local_;
 };
 
 // The options make_amg builds with: the coarsest size depends on the ranks and on whether `be`
