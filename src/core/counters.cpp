@@ -14,6 +14,8 @@ const char* name(Kind k) {
   switch (k) {
     case Kind::halo_exchange:
       return "halo_exchanges";
+    case Kind::halo_round:
+      return "halo_rounds";
     case Kind::halo_bytes_sent:
       return "halo_bytes_sent";
     case Kind::reduction:
@@ -31,8 +33,8 @@ const char* name(Kind k) {
 }
 
 std::array<Kind, kinds> all_kinds() {
-  return {Kind::halo_exchange,    Kind::halo_bytes_sent, Kind::reduction,  Kind::coarse_gather,
-          Kind::other_collective, Kind::gpu_wait,        Kind::gpu_wait_us};
+  return {Kind::halo_exchange, Kind::halo_round,       Kind::halo_bytes_sent, Kind::reduction,
+          Kind::coarse_gather, Kind::other_collective, Kind::gpu_wait,        Kind::gpu_wait_us};
 }
 
 void add(Kind k, std::uint64_t n) {

@@ -16,6 +16,8 @@ namespace scfd::counters {
 
 enum class Kind : std::uint8_t {
   halo_exchange,     // a field or host exchange of a HaloPlan with neighbours (halo/)
+  halo_round,        // a wait for halo messages: one exchange, or several in flight together
+                     // (halo::overlap_together), which the host waits for about once
   halo_bytes_sent,   // the bytes those exchanges sent to the neighbours
   reduction,         // an MPI_Allreduce through core/collectives (sums, minima, maxima, votes)
   coarse_gather,     // the multigrid's gathered coarse solve (solvers/amg.cpp)
@@ -23,7 +25,7 @@ enum class Kind : std::uint8_t {
   gpu_wait,          // a blocking GL call: glFinish or a read-back to the host (gl/)
   gpu_wait_us,       // the microseconds the host spent in those waits
 };
-inline constexpr std::size_t kinds = 7;
+inline constexpr std::size_t kinds = 8;
 
 // The name of a kind in the run summary ("halo_exchanges", "reductions", ...).
 const char* name(Kind k);

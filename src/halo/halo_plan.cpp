@@ -94,24 +94,16 @@ void HaloPlan::begin(const backend::Backend& be, backend::Field& x, int componen
   begin_seconds_ = t.seconds();
 }
 
-void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
+void HaloPlan::end(const backend::Backend& be, backend::Field& x, bool joined) {
   SCFD_CHECK(in_flight_, "{} halo: end() without begin()", entity_name(kind_));
   SCFD_CHECK(pending_ == &x, "{} halo: end() on another field than begin()", entity_name(kind_));
+  send(be);
   in_flight_ = false;
   pending_ = nullptr;
   ++totals().exchanges;
   if (empty()) return;
+  if (!joined) counters::add(counters::Kind::halo_round);
   const Timer t;
-  // The work queued since begin() (the rows that read no ghost) must reach the GPU before the
-  // host waits for the gather and the messages: a fence already passed does not flush, and the
-  // driver held that work back while MPI waited (bench --only halo: hidden = work + exchange).
-  be.flush();
-  if (pack_pending_) {
-    const std::span<real> send(send_buf_.data(), send_list(pending_components_).size());
-    be.download_indices_end(send);
-    post_sends<real>(send, pending_components_);
-    pack_pending_ = false;
-  }
   wait_all();
   const auto c = static_cast<std::size_t>(pending_components_);
   const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_received()));
@@ -122,6 +114,23 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x) {
       be.upload_range(recv, x, pending_components_ * n_owned_);
   }
   totals().comm_seconds += begin_seconds_ + t.seconds();
+}
+
+void HaloPlan::send(const backend::Backend& be) {
+  SCFD_CHECK(in_flight_, "{} halo: send() without begin()", entity_name(kind_));
+  if (empty()) return;
+  const Timer t;
+  // The work queued since begin() (the rows that read no ghost) must reach the GPU before the
+  // host waits for the gather and the messages: a fence already passed does not flush, and the
+  // driver held that work back while MPI waited (bench --only halo: hidden = work + exchange).
+  be.flush();
+  if (pack_pending_) {
+    const std::span<real> out(send_buf_.data(), send_list(pending_components_).size());
+    be.download_indices_end(out);
+    post_sends<real>(out, pending_components_);
+    pack_pending_ = false;
+  }
+  begin_seconds_ += t.seconds();
 }
 
 void HaloPlan::exchange(const backend::Backend& be, backend::Field& x, int components) {
@@ -144,6 +153,7 @@ void HaloPlan::exchange_host(std::span<T> x, std::span<T> send, std::span<T> rec
     send[i] = x[static_cast<std::size_t>(send_index_[i])];
   post_sends<T>(send, 1);
   count_exchange(send.size_bytes());
+  counters::add(counters::Kind::halo_round);
   wait_all();
   if (narrowed_) {
     for (std::size_t k = 0; k < recv_index_.size(); ++k)

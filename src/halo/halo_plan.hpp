@@ -88,8 +88,16 @@ class HaloPlan {
   // every value of an entity travels with it. The first exchange with a component count above 1
   // sizes the plan's buffers for it; no exchange allocates after that.
   void begin(const backend::Backend& be, backend::Field& x, int components = 1);
-  void end(const backend::Backend& be, backend::Field& x);
+  // joined: x was in flight together with an exchange that counted this wait already
+  // (counters::Kind::halo_round; halo::overlap_together).
+  void end(const backend::Backend& be, backend::Field& x, bool joined = false);
   void exchange(const backend::Backend& be, backend::Field& x, int components = 1);
+  // The first half of end(): flushes the work queued since begin() to the device, waits for
+  // begin's pack and posts the sends (end() does it if not done). Called on each of several
+  // plans in flight before any end() (halo::overlap_together), it puts all their messages on
+  // the way before the host waits for one: the exchanges then cost about one round instead of
+  // one each.
+  void send(const backend::Backend& be);
   bool in_flight() const { return in_flight_; }
   // Whether halo::overlap computes the inner part between begin and end, or exchanges first (the
   // default: without asynchronous MPI progress the overlap measured slower, docs/scaling.md).

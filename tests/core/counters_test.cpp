@@ -55,6 +55,7 @@ TEST(Counters, EveryKindHasItsOwnName) {
   for (const Kind k : counters::all_kinds()) names.insert(counters::name(k));
   EXPECT_EQ(names.size(), counters::kinds);
   EXPECT_EQ(std::string(counters::name(Kind::halo_exchange)), "halo_exchanges");
+  EXPECT_EQ(std::string(counters::name(Kind::halo_round)), "halo_rounds");
   EXPECT_EQ(std::string(counters::name(Kind::reduction)), "reductions");
   EXPECT_EQ(std::string(counters::name(Kind::coarse_gather)), "coarse_gathers");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait)), "gpu_waits");

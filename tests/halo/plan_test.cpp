@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
+#include "core/counters.hpp"
 #include "halo/alloc_counter.hpp"
 #include "halo/halo_plan.hpp"
+#include "halo/overlap.hpp"
 #include "halo/synthetic_layout.hpp"
 
 namespace scfd::halo {
@@ -137,6 +140,47 @@ TEST(HaloPlanSynthetic, TwoPlansInFlightAtOnce) {
   a.end(be, *x);
   EXPECT_EQ(mismatches(host(*x), l, 1, 0), 0);
   EXPECT_EQ(mismatches(host(*y), l, 2, 0), 0);
+}
+
+// halo::overlap_together: two plans in flight, every inner part queued before the first wait,
+// each interface part after its own exchange; the exchanges count two, the wait one round.
+TEST(HaloPlanSynthetic, OverlapTogetherWaitsOnceForTwoExchanges) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan a = plan_of(l, Entity::node), b = plan_of(l, Entity::edge);
+  const CpuBackend be;
+  auto x = be.make_field(a.n_local()), y = be.make_field(b.n_local());
+  for (const bool overlap : {false, true}) {
+    a.set_overlap(overlap);
+    b.set_overlap(overlap);
+    be.upload(owned_values(l, 1, 0), *x);
+    be.upload(owned_values(l, 2, 0), *y);
+    std::vector<std::pair<char, backend::Rows>> calls;
+    // Each part sees its own field's ghosts once its rows are past the inner ones.
+    int ghosts_seen = 0;
+    const auto op = [&](char name, backend::Field& f, real scale) {
+      return [&, name, scale, field = &f](backend::Rows rows) {
+        calls.emplace_back(name, rows);
+        if (rows != backend::Rows::inner)
+          ghosts_seen += mismatches(host(*field), l, scale, 0) == 0 ? 1 : 0;
+      };
+    };
+    const counters::Snapshot before = counters::snapshot();
+    overlap_together(be, part(a, *x, op('a', *x, 1)), part(b, *y, op('b', *y, 2)));
+    const counters::Snapshot d = counters::snapshot() - before;
+    using R = backend::Rows;
+    const bool split = overlap && !a.empty();
+    const std::vector<std::pair<char, R>> expected =
+        split ? std::vector<std::pair<char, R>>{{'a', R::inner},
+                                                {'b', R::inner},
+                                                {'a', R::interface},
+                                                {'b', R::interface}}
+              : std::vector<std::pair<char, R>>{{'a', R::all}, {'b', R::all}};
+    EXPECT_EQ(calls, expected) << "overlap " << overlap;
+    EXPECT_EQ(ghosts_seen, 2);
+    const std::uint64_t sending = a.empty() ? 0 : 1;
+    EXPECT_EQ(d[counters::Kind::halo_exchange], 2 * sending);
+    EXPECT_EQ(d[counters::Kind::halo_round], sending);
+  }
 }
 
 // A narrowed plan: the ghosts kept are every other one (the first of each neighbour's range
