@@ -39,6 +39,10 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
       std::copy(in.weight.begin(), in.weight.end(), w.begin());
       out.weight = be.make_field_from(w);
       out.tmp = be.make_field(n);
+      if (in.ap.rows > 0) {
+        out.ap = be.make_matrix(in.ap);
+        out.tmp2 = be.make_field(n);
+      }
     }
     if (l > 0) {
       out.rhs = be.make_field(n);
@@ -98,15 +102,29 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
                 [&](backend::Rows rows) { be_.matrix_apply(*L.r, *other, *next.rhs, rows); });
   cycle(l + 1, *next.rhs, *next.e);
   halo::HaloPlan* coarse_plan = l + 2 == levels_.size() && gathered_ ? nullptr : next.plan;
-  halo::overlap(coarse_plan, be_, *next.e, [&](backend::Rows rows) {
-    be_.matrix_apply_add(*L.p, *next.e, *cur, *other, rows);
-  });
-  std::swap(cur, other);
-  for (int s = 0; s < sweeps_; ++s) {  // post-smoothing: as many sweeps, so M is symmetric
+  int post = sweeps_;  // post-smoothing: as many sweeps, so M is symmetric
+  if (L.ap) {
+    // x + P e_c + W (r - (A P) e_c): the first sweep from the residual r (in other) without
+    // exchanging the corrected iterate x + P e_c; the same sweep as below, in exact arithmetic.
+    Field& t = *L.tmp2;
+    halo::overlap(coarse_plan, be_, *next.e, [&](backend::Rows rows) {
+      be_.matrix_residual(*L.ap, *other, *next.e, t, rows);
+    });
+    be_.multiply(*L.weight, t, *other);
+    be_.matrix_apply_add(*L.p, *next.e, *other, t);
+    be_.axpy(1, t, *cur);
+    --post;
+  } else {
+    halo::overlap(coarse_plan, be_, *next.e, [&](backend::Rows rows) {
+      be_.matrix_apply_add(*L.p, *next.e, *cur, *other, rows);
+    });
+    std::swap(cur, other);
+  }
+  for (int s = 0; s < post; ++s) {
     sweep(*cur, *other);
     std::swap(cur, other);
   }
-  // 2 * sweeps swaps in all: the result is in e.
+  // 2 * sweeps swaps in all (one fewer each side with A P): the result is in e.
 }
 
 void Amg::gathered_cycle(const Field& b, Field& e) const {

@@ -49,6 +49,11 @@ struct AmgLevel {
   // next level's owned rows x this level's columns (P^T; with several ranks the rows of P^T at the
   // ghosts included, those of this rank's aggregates kept).
   SparseMatrix p, r;
+  // Several ranks, the distributed levels but the last: A P (owned rows x the next level's
+  // columns), so that the smoothing sweep after the coarse correction x + P e_c takes its
+  // residual as r - (A P) e_c, from the residual r before the correction and e_c with its ghosts
+  // (exchanged for P anyway), and exchanges no ghost of the corrected iterate. Empty otherwise.
+  SparseMatrix ap;
   // Several ranks, levels >= 1: the global number of each local entity and the halo plan of the
   // ghosts (level 0 uses the caller's plan; make_amg stores here the plan it narrows from it).
   std::vector<index> gid;
@@ -95,8 +100,9 @@ class Amg final : public Preconditioner {
 
  private:
   struct Level {
-    std::unique_ptr<backend::Matrix> a, p, r;
+    std::unique_ptr<backend::Matrix> a, p, r, ap;         // ap: AmgLevel::ap (null: none)
     std::unique_ptr<backend::Field> weight, rhs, e, tmp;  // rhs: restricted residual (not finest)
+    std::unique_ptr<backend::Field> tmp2;                 // with ap: a second scratch
     halo::HaloPlan* plan = nullptr;                       // ghosts to refresh before a product
     std::unique_ptr<halo::HaloPlan> owned_plan;           // AmgLevel::plan
   };

@@ -364,19 +364,19 @@ std::vector<index> global_offsets(index mine) {
 // The local numbering of a coarse level whose columns hold global coarse numbers (coarse_first:
 // the first global number of every rank's aggregates): this rank's aggregates, then the others
 // its rows (of `coarse`) or the fine rows' prolongation (`p`) couple to, grouped by owner rank (as
-// a HaloPlan wants its ghosts). Renumbers the columns of both and returns every local entity's
-// global number and each ghost's owner.
+// a HaloPlan wants its ghosts), or the fine rows' A P (`ap`) reads. Renumbers the columns of all
+// three and returns every local entity's global number and each ghost's owner.
 struct CoarseNumbering {
   std::vector<index> gid;
   std::vector<int> owner;
 };
-CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p,
+CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p, SparseMatrix& ap,
                               const std::vector<index>& coarse_first, int me) {
   const index mine = coarse_first[me], next = coarse_first[me + 1];
   CoarseNumbering out;
   for (index g = mine; g < next; ++g) out.gid.push_back(g);
   std::vector<index> ghosts;
-  for (const SparseMatrix* m : {&coarse, &p})
+  for (const SparseMatrix* m : {&coarse, &p, &ap})
     for (const index j : m->column)
       if (j < mine || j >= next) ghosts.push_back(j);
   std::sort(ghosts.begin(), ghosts.end());  // global numbers ascend with the owner rank
@@ -386,7 +386,7 @@ CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p,
     out.owner.push_back(static_cast<int>(
         std::upper_bound(coarse_first.begin(), coarse_first.end(), j) - coarse_first.begin() - 1));
   }
-  for (SparseMatrix* m : {&coarse, &p}) {
+  for (SparseMatrix* m : {&coarse, &p, &ap}) {
     for (index& j : m->column)
       j = j >= mine && j < next
               ? j - mine
@@ -416,10 +416,11 @@ index leading_rows_below(const SparseMatrix& m, index owned) {
 //   level.p: owned fine rows x local coarse entities (this rank's aggregates, then ghosts);
 //   level.r: this rank's aggregates x local fine entities, P^T's rows that are this rank's: the
 //            restriction reads the fine residual at the ghosts, as the product with A does;
-//   coarse:  A_c = R (A P), this rank's rows, columns global (number_coarse renumbers them).
+//   coarse:  A_c = R (A P), this rank's rows, columns global (number_coarse renumbers them);
+//   ap:      A P, owned fine rows, columns global (AmgLevel::ap).
 // Collective.
 struct DistributedTransfer {
-  SparseMatrix p, r, coarse;
+  SparseMatrix p, r, coarse, ap;
 };
 DistributedTransfer distributed_transfer(const SparseMatrix& a, const std::vector<real>& d,
                                          real omega, const Coarsening& c,
@@ -452,7 +453,8 @@ DistributedTransfer distributed_transfer(const SparseMatrix& a, const std::vecto
   DistributedTransfer out;
   out.p = smooth_basis(a, d, omega, t);
   const SparseMatrix p_local = rows_with_ghosts(out.p, plan);
-  const SparseMatrix ap_local = rows_with_ghosts(multiply(a, p_local), plan);
+  out.ap = multiply(a, p_local);
+  const SparseMatrix ap_local = rows_with_ghosts(out.ap, plan);
   // R: the rows of P^T (over the local fine entities) that are this rank's aggregates, from the
   // columns of P that are (so that nothing here grows with the global size).
   SparseMatrix p_mine;
@@ -553,10 +555,12 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     if (coarse_first.back() > first.back() / 10 * 9) break;  // the ranks no longer coarsen
     DistributedTransfer x =
         distributed_transfer(level.a, d, omega, c, coarse_first, me, *fine_plan);
-    const CoarseNumbering numbering = number_coarse(x.coarse, x.p, coarse_first, me);
+    const CoarseNumbering numbering = number_coarse(x.coarse, x.p, x.ap, coarse_first, me);
     x.p.inner = leading_rows_below(x.p, c.n);
+    x.ap.inner = leading_rows_below(x.ap, c.n);
     level.p = std::move(x.p);
     level.r = std::move(x.r);
+    level.ap = std::move(x.ap);
     AmgLevel& next = h.levels.emplace_back();
     next.a = std::move(x.coarse);
     next.gid = numbering.gid;
