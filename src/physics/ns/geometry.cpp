@@ -109,7 +109,7 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
       for (int j = 0; j < 3; ++j) dropped[m.face_curl[3 * f + j]] = 0;
   }
   g.edge_wall = multipoint_edge_star(m, dropped, wall);
-  g.face_star = matrix_star(rt_face_mass(m), m.n_faces);
+  g.face_star = matrix_star(rt_face_mass(m, rotation_reads(m)), m.n_faces);
   halo.faces.exchange(std::span<real>(g.face_star.diagonal));
   g.edge_star = matrix_star(std::move(g.edge_wall.w), m.n_edges);
   g.edge_wall.w = {};
@@ -117,6 +117,40 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
 }
 
 }  // namespace
+
+std::vector<index> cell_reads(const topology::Mesh& m) {
+  std::vector<index> cells(m.face_cells.begin(), m.face_cells.begin() + 2 * m.n_owned_faces);
+  const int w = m.cell_width();
+  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * m.n_owned_cells; ++i) {
+    const auto f = static_cast<std::size_t>(m.cell_faces[i]);
+    cells.push_back(m.face_cells[2 * f]);
+    cells.push_back(m.face_cells[2 * f + 1]);
+  }
+  return halo::ghosts_among(m.n_owned_cells, std::move(cells));
+}
+
+std::vector<index> face_reads(const topology::Mesh& m) {
+  return halo::ghosts_among(
+      m.n_owned_faces,
+      std::vector<index>(
+          m.cell_faces.begin(),
+          m.cell_faces.begin() + static_cast<std::ptrdiff_t>(m.cell_width()) * m.n_owned_cells));
+}
+
+std::vector<index> rotation_reads(const topology::Mesh& m) {
+  const index owned = m.n_owned_curl();
+  return halo::ghosts_among(
+      m.n_owned_faces, std::vector<index>(m.curl_faces.item.begin(),
+                                          m.curl_faces.item.begin() + m.curl_faces.offset[owned]));
+}
+
+std::vector<index> curl_reads(const topology::Mesh& m) {
+  return halo::ghosts_among(
+      m.n_owned_curl(),
+      std::vector<index>(
+          m.face_curl.begin(),
+          m.face_curl.begin() + static_cast<std::ptrdiff_t>(m.curl_width()) * m.n_owned_faces));
+}
 
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo) {
   Geometry g;
@@ -152,7 +186,9 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     for (index f = 0; f < m.n_faces; ++f)
       g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
   }
-  g.viscous_diag = viscous_diagonal(m, g.face_star, g.edge_star);
+  SparseMatrix mc = mass_curl(m, g.face_star.matrix);
+  g.viscous_diag = viscous_diagonal(m, mc, g.edge_star);
+  if (m.dim == 3) g.mass_curl = std::move(mc);
   g.pressure_diag.assign(static_cast<std::size_t>(m.n_cells), 0);
   for (index c = 0; c < m.n_owned_cells; ++c)
     for (int k = 0; k < m.cell_width(); ++k)

@@ -21,9 +21,11 @@ struct Geometry {
   std::vector<real> fixed;           // 1 on faces whose flux is boundary data, else 0
   std::vector<real> mobility;        // (1 - fixed) / A~_f: the pressure operator's A~^-1 (2D:
                                      // A~ = M, 3D: a scaled lumping of M_RT; see .cpp)
-  HodgeStar face_star;               // M: 2D diag(L_f / A_f), 3D M_RT (ns/hodge.hpp)
+  HodgeStar face_star;               // M: 2D diag(L_f / A_f), 3D M_RT (ns/hodge.hpp) with the
+                                     // rows of the ghost faces R reads (rotation_reads)
   HodgeStar edge_star;               // W: 2D diag(1 / A*_n), 0 on slip nodes; 3D W_mp
   EdgeStar edge_wall;                // 3D: W_mp's wall map (wall, wall_faces; w is edge_star)
+  SparseMatrix mass_curl;            // 3D: M C, M's owned rows (ns/hodge.hpp, mass_curl)
   std::vector<real> viscous_diag;    // the diagonal of K = M C W R M, W by its diagonal (owned)
   std::vector<real> pressure_diag;   // sum over faces of c of mobility_f (owned cells)
   std::vector<real> cfl_weight;      // 1 / (d min(V_c1, V_c2)): CFL_f = dt |U_f| cfl_weight_f
@@ -33,5 +35,13 @@ struct Geometry {
 };
 
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo);
+
+// The ghosts the operators' owned rows read, for narrowed plans (HaloPlan::narrowed): cells
+// of the owned faces and across the faces of the owned cells (G, N, J); faces of the owned
+// cells (D, I); faces of the owned curl entities (R); curl entities of the owned faces (C).
+std::vector<index> cell_reads(const topology::Mesh& m);
+std::vector<index> face_reads(const topology::Mesh& m);
+std::vector<index> rotation_reads(const topology::Mesh& m);
+std::vector<index> curl_reads(const topology::Mesh& m);
 
 }  // namespace scfd::physics::ns

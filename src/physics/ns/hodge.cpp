@@ -77,6 +77,24 @@ class BlockAssembly {
   std::vector<real> value_;
 };
 
+// A sparse row built entry by entry: the entries in the order their columns are first reached,
+// equal columns summed (add), then appended to a CSR matrix (append_row).
+using RowEntries = std::vector<std::pair<index, real>>;
+void add(RowEntries& row, index column, real v) {
+  auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == column; });
+  if (it == row.end())
+    row.emplace_back(column, v);
+  else
+    it->second += v;
+}
+void append_row(SparseMatrix& a, const RowEntries& row) {
+  for (const auto& [k, v] : row) {
+    a.column.push_back(k);
+    a.value.push_back(v);
+  }
+  a.offset.push_back(a.entries());
+}
+
 // grad(l_k) of cell c's local node k.
 Vec3 bary_gradient(const topology::Mesh& m, index c, int k) {
   const index f = m.cell_faces[4 * c + k];
@@ -286,17 +304,61 @@ std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c
   return b;
 }
 
-SparseMatrix rt_face_mass(const topology::Mesh& m) {
+SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_rows) {
   SCFD_CHECK(m.dim == 3, "rt_face_mass on a {}D mesh", m.dim);
-  BlockAssembly a(m.n_owned_faces, m.n_faces);
+  // Rows kept: the owned faces and ghost_rows (kept[f] != 0).
+  std::vector<char> kept;
+  if (!ghost_rows.empty()) {
+    kept.assign(static_cast<std::size_t>(m.n_faces), 0);
+    std::fill(kept.begin(), kept.begin() + m.n_owned_faces, 1);
+    for (const index f : ghost_rows) {
+      SCFD_CHECK(f >= m.n_owned_faces && f < m.n_faces, "rt_face_mass: row {} is not a ghost", f);
+      const int cells =
+          (m.face_cells[2 * f] != kNone ? 1 : 0) + (m.face_cells[2 * f + 1] != kNone ? 1 : 0);
+      SCFD_CHECK(cells == (m.is_boundary_face(f) ? 1 : 2),
+                 "rt_face_mass: ghost face {} misses a cell on this rank", f);
+      kept[static_cast<std::size_t>(f)] = 1;
+    }
+  }
+  BlockAssembly a(kept.empty() ? m.n_owned_faces : m.n_faces, m.n_faces);
   const auto faces = [&](index c) { return std::span<const index>(&m.cell_faces[4 * c], 4); };
-  for (index c = 0; c < m.n_cells; ++c) a.count(faces(c), 4);
+  // A cell's block goes to its kept rows only (the others stay empty).
+  std::array<index, 4> rows{};
+  const auto rows_of = [&](index c) {
+    const auto f = faces(c);
+    for (std::size_t k = 0; k < 4; ++k)
+      rows[k] = kept.empty() || kept[static_cast<std::size_t>(f[k])] != 0 ? f[k] : m.n_faces;
+    return std::span<const index>(rows);
+  };
+  for (index c = 0; c < m.n_cells; ++c) a.count(rows_of(c), 4);
   a.start();
   for (index c = 0; c < m.n_cells; ++c) {
     const auto b = rt_cell_mass(m, c);
-    a.add(faces(c), faces(c), &b[0][0]);
+    a.add(rows_of(c), faces(c), &b[0][0]);
   }
-  return a.finish();
+  SparseMatrix mass = a.finish();
+  if (!kept.empty()) mass.inner = m.n_inner_faces;
+  return mass;
+}
+
+SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star) {
+  SparseMatrix mc;
+  mc.rows = m.n_owned_faces;
+  mc.cols = m.n_curl();
+  mc.inner = m.n_inner_faces;
+  const int cw = m.curl_width();
+  RowEntries row;
+  for (index f = 0; f < mc.rows; ++f) {
+    row.clear();
+    for (index e = face_star.offset[f]; e < face_star.offset[f + 1]; ++e) {
+      const index g = face_star.column[e];
+      for (int j = 0; j < cw; ++j)
+        add(row, m.face_curl[cw * g + j], face_star.value[e] * m.face_curl_sign[cw * g + j]);
+    }
+    append_row(mc, row);
+  }
+  mc.check();
+  return mc;
 }
 
 namespace {
@@ -309,28 +371,17 @@ SparseMatrix node_laplacian(const topology::Mesh& m, std::span<const real> mass)
   s.cols = m.n_curl();
   s.offset.reserve(static_cast<std::size_t>(s.rows) + 1);
   const int cw = m.curl_width();
-  std::vector<std::pair<index, real>> row;
+  RowEntries row;
   for (index k = 0; k < s.rows; ++k) {
     row.clear();
     const auto faces = m.curl_faces.row(k);
     const auto signs = m.curl_faces.row_sign(k);
     for (std::size_t i = 0; i < faces.size(); ++i) {
       const index f = faces[i];
-      for (int j = 0; j < cw; ++j) {
-        const real v = signs[i] * m.face_curl_sign[cw * f + j] * mass[f];
-        const index e = m.face_curl[cw * f + j];
-        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == e; });
-        if (it == row.end())
-          row.emplace_back(e, v);
-        else
-          it->second += v;
-      }
+      for (int j = 0; j < cw; ++j)
+        add(row, m.face_curl[cw * f + j], signs[i] * m.face_curl_sign[cw * f + j] * mass[f]);
     }
-    for (const auto& [e, v] : row) {
-      s.column.push_back(e);
-      s.value.push_back(v);
-    }
-    s.offset.push_back(s.entries());
+    append_row(s, row);
   }
   return s;
 }
@@ -491,28 +542,12 @@ HodgeStar matrix_star(SparseMatrix a, index local) {
   return h;
 }
 
-// The rows of M C are gathered entry by entry; with a diagonal M each row has the face's own
-// curl entities, so the sum is (M_f s)^2 W_kk over them in face_curl order.
-std::vector<real> viscous_diagonal(const topology::Mesh& m, const HodgeStar& face,
+std::vector<real> viscous_diagonal(const topology::Mesh& m, const SparseMatrix& mc,
                                    const HodgeStar& edge) {
   std::vector<real> d(static_cast<std::size_t>(m.n_faces), 0);
-  const int cw = m.curl_width();
-  const SparseMatrix& a = face.matrix;
-  std::vector<std::pair<index, real>> row;
-  for (index f = 0; f < a.rows; ++f) {
-    row.clear();
-    for (index e = a.offset[f]; e < a.offset[f + 1]; ++e)
-      for (int j = 0; j < cw; ++j) {
-        const index k = m.face_curl[cw * a.column[e] + j];
-        const real v = a.value[e] * m.face_curl_sign[cw * a.column[e] + j];
-        auto it = std::find_if(row.begin(), row.end(), [&](const auto& p) { return p.first == k; });
-        if (it == row.end())
-          row.emplace_back(k, v);
-        else
-          it->second += v;
-      }
-    for (const auto& [k, v] : row) d[f] += v * v * edge.diagonal[k];
-  }
+  for (index f = 0; f < mc.rows; ++f)
+    for (index e = mc.offset[f]; e < mc.offset[f + 1]; ++e)
+      d[f] += mc.value[e] * mc.value[e] * edge.diagonal[mc.column[e]];
   return d;
 }
 

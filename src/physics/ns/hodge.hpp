@@ -42,8 +42,17 @@ using backend::SparseMatrix;
 // global face normals).
 std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c);
 
-// M_RT: n_owned_faces rows, n_faces columns.
-SparseMatrix rt_face_mass(const topology::Mesh& m);
+// M_RT: n_owned_faces rows, n_faces columns. With ghost_rows (ghost faces whose cells are all
+// local, ascending), n_faces rows: the owned rows, the rows of those ghosts (complete, so
+// M x is right there with x's ghosts current), empty rows for the other ghosts; `inner` is then
+// Mesh::n_inner_faces. The momentum operator computes M x at the ghost faces that R reads from
+// the owned edges instead of exchanging M x (ns/operators.hpp).
+SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_rows = {});
+
+// The product M C (rows: the owned faces; columns: the local curl entities, `inner`
+// Mesh::n_inner_faces), M's owned rows by the curl of ns/operators.hpp, each row's entries in
+// the order its faces and their curl entities first reach them.
+SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star);
 
 // A Hodge star on the host: the assembled matrix (rows: the owned entities; columns: the local
 // entities, ghosts included) and its diagonal on every local entity (the ghosts as the caller
@@ -68,10 +77,11 @@ SparseMatrix stream_matrix(const topology::Mesh& m, std::span<const real> mass =
 
 // The Jacobi diagonals of the operators built from the stars M (face) and W (edge), W replaced
 // by its diagonal where it stands between two factors, on the owned entities (zero on ghosts):
-//  - viscous_diagonal: diag(M C W R M)_f = sum over curl entities k of (M C)_fk^2 W_kk (n_faces);
+//  - viscous_diagonal: diag(M C W R M)_f = sum over curl entities k of (M C)_fk^2 W_kk (n_faces),
+//    from mc = mass_curl(m, M);
 //  - stream_diagonals: diag(S) and diag(S W S)_k = sum_j W_jj S_kj^2 for S = R M C
 //    (stream_matrix), W_jj = w[j] on every local curl entity (n_curl entries).
-std::vector<real> viscous_diagonal(const topology::Mesh& m, const HodgeStar& face,
+std::vector<real> viscous_diagonal(const topology::Mesh& m, const SparseMatrix& mc,
                                    const HodgeStar& edge);
 std::pair<std::vector<real>, std::vector<real>> stream_diagonals(const topology::Mesh& m,
                                                                  const SparseMatrix& s,

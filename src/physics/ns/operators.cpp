@@ -11,40 +11,6 @@
 
 namespace scfd::physics::ns {
 
-std::vector<index> cell_reads(const topology::Mesh& m) {
-  std::vector<index> cells(m.face_cells.begin(), m.face_cells.begin() + 2 * m.n_owned_faces);
-  const int w = m.cell_width();
-  for (std::size_t i = 0; i < static_cast<std::size_t>(w) * m.n_owned_cells; ++i) {
-    const auto f = static_cast<std::size_t>(m.cell_faces[i]);
-    cells.push_back(m.face_cells[2 * f]);
-    cells.push_back(m.face_cells[2 * f + 1]);
-  }
-  return halo::ghosts_among(m.n_owned_cells, std::move(cells));
-}
-
-std::vector<index> face_reads(const topology::Mesh& m) {
-  return halo::ghosts_among(
-      m.n_owned_faces,
-      std::vector<index>(
-          m.cell_faces.begin(),
-          m.cell_faces.begin() + static_cast<std::ptrdiff_t>(m.cell_width()) * m.n_owned_cells));
-}
-
-std::vector<index> rotation_reads(const topology::Mesh& m) {
-  const index owned = m.n_owned_curl();
-  return halo::ghosts_among(
-      m.n_owned_faces, std::vector<index>(m.curl_faces.item.begin(),
-                                          m.curl_faces.item.begin() + m.curl_faces.offset[owned]));
-}
-
-std::vector<index> curl_reads(const topology::Mesh& m) {
-  return halo::ghosts_among(
-      m.n_owned_curl(),
-      std::vector<index>(
-          m.face_curl.begin(),
-          m.face_curl.begin() + static_cast<std::ptrdiff_t>(m.curl_width()) * m.n_owned_faces));
-}
-
 Star::Star(const backend::Backend& be, const HodgeStar& star)
     : be_(be), diagonal_(be.make_field_from(star.diagonal)) {
   if (!star.is_diagonal) matrix_ = be.make_matrix(star.matrix);
@@ -63,6 +29,10 @@ Coefficients::Coefficients(const backend::Backend& be, const topology::Mesh& m, 
     face_star_ghosts = halo::ghosts_among(m.n_owned_faces, g.face_star.matrix.column);
   if (!g.edge_star.is_diagonal)
     edge_star_ghosts = halo::ghosts_among(m.n_owned_curl(), g.edge_star.matrix.column);
+  if (g.mass_curl.rows > 0) {
+    mass_curl = be.make_matrix(g.mass_curl);
+    mass_curl_ghosts = halo::ghosts_among(m.n_owned_curl(), g.mass_curl.column);
+  }
   fixed = be.make_field_from(g.fixed);
   for (std::size_t f = 0; f < g.fixed.size(); ++f)
     if (g.fixed[f] != 0) fixed_faces.push_back(static_cast<index>(f));
@@ -109,45 +79,48 @@ MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backe
       convection_(m, be, halo, upwind),
       free_x_(be.make_field(m.n_faces)),
       viscous_x_(be.make_field(m.n_faces)),
+      convected_(be.make_field(m.n_faces)),
       circulation_(be.make_field(m.n_curl())) {
   if (!k.diagonal_stars()) {
     std::vector<index> faces = face_reads(m);
     faces.insert(faces.end(), k.face_star_ghosts.begin(), k.face_star_ghosts.end());
     faces_ = halo.faces.narrowed(halo::ghosts_among(m.n_owned_faces, std::move(faces)));
-    rotation_ = halo.faces.narrowed(rotation_reads(m));
     curl_star_ = curl_plan(halo, m).narrowed(k.edge_star_ghosts);
-    curl_ = curl_plan(halo, m).narrowed(curl_reads(m));
-  }
-  if (m.dim == 3) {
+    mass_curl_ = curl_plan(halo, m).narrowed(k.mass_curl_ghosts);
     star_x_ = be.make_field(m.n_faces);
-    curl_w_ = be.make_field(m.n_faces);
     vorticity_ = be.make_field(m.n_curl());
   }
 }
 
+// The ghosts of x arrive behind the inner rows; the element-wise products run again in the
+// interface part, with the ghosts, so free_x_ is complete afterwards. 2D: R M (free .* x) there;
+// 3D: M (free .* x), formed once for the mass and the viscous term.
 void MomentumOperator::apply(Field& x, Field& y) const {
-  if (!k_.diagonal_stars()) {
-    apply_3d(x, y);
-    return;
-  }
-  // The ghosts of x arrive behind the inner rows of R M (free .* x); the element-wise products
-  // run again in the interface part, with the ghosts, so free_x_ is complete afterwards.
-  halo::overlap(halo_.faces, be_, x, [&](backend::Rows rows) {
+  const bool diagonal = k_.diagonal_stars();
+  Field* convected = advecting != nullptr ? convected_.get() : nullptr;
+  halo::overlap(diagonal ? halo_.faces : faces_, be_, x, [&](backend::Rows rows) {
     be_.multiply(*k_.free, x, *free_x_);
-    k_.face_star.apply(*free_x_, *viscous_x_);
-    be_.rotation(m_, *viscous_x_, *circulation_, rows);
+    if (diagonal) {
+      k_.face_star.apply(*free_x_, *viscous_x_);
+      be_.rotation(m_, *viscous_x_, *circulation_, rows);
+    } else {
+      k_.face_star.apply(*free_x_, *star_x_, rows);
+    }
+    if (convected != nullptr) convection_.interpolate(*free_x_, rows);
   });
-  viscous_from_circulation(*viscous_x_, nullptr);
-  k_.face_star.apply(*free_x_, y);
+  if (diagonal) {
+    viscous_from_circulation(*viscous_x_, nullptr, convected);
+    k_.face_star.apply(*free_x_, y);
+  } else {
+    viscous_3d(*star_x_, *viscous_x_, nullptr, convected);
+    be_.copy(*star_x_, y);
+  }
   combine(x, y);
 }
 
 void MomentumOperator::combine(const Field& x, Field& y) const {
   be_.axpy(nu_dt, *viscous_x_, y);
-  if (advecting != nullptr) {
-    convect(*free_x_, *viscous_x_);
-    be_.axpy(convection_dt, *viscous_x_, y);
-  }
+  if (advecting != nullptr) be_.axpy(convection_dt, *convected_, y);
   be_.multiply(*k_.free, y, y);
   be_.multiply(*k_.fixed, x, *viscous_x_);  // the eliminated rows: y = x there
   be_.axpy(1, *viscous_x_, y);
@@ -160,60 +133,81 @@ void MomentumOperator::diagonal(Field& d) const {
   be_.axpy(1, *k_.fixed, d);
 }
 
-// The same operator with the stars as matrices: M (free .* x) is formed once and serves both the
-// mass term and the viscous term.
-void MomentumOperator::apply_3d(Field& x, Field& y) const {
-  halo::overlap(faces_, be_, x, [&](backend::Rows rows) {
-    be_.multiply(*k_.free, x, *free_x_);
-    k_.face_star.apply(*free_x_, *star_x_, rows);
+void MomentumOperator::viscous_3d(const Field& mx, Field& y, const Field* extra,
+                                  Field* convected) const {
+  be_.rotation(m_, mx, *circulation_);
+  const auto star = halo::part(curl_star_, *circulation_, [&](backend::Rows rows) {
+    k_.edge_star.apply(*circulation_, *vorticity_, rows);
   });
-  viscous_3d(*star_x_, *viscous_x_, nullptr);
-  be_.copy(*star_x_, y);
-  combine(x, y);
-}
-
-void MomentumOperator::viscous_3d(Field& mx, Field& y, const Field* extra) const {
-  halo::overlap(rotation_, be_, mx,
-                [&](backend::Rows rows) { be_.rotation(m_, mx, *circulation_, rows); });
-  halo::overlap(curl_star_, be_, *circulation_,
-                [&](backend::Rows rows) { k_.edge_star.apply(*circulation_, *vorticity_, rows); });
+  if (convected != nullptr)
+    halo::overlap_together(be_, star,
+                           convection_.convection_part(*advecting, convection_.zero_boundary()));
+  else
+    halo::overlap_together(be_, star);
   if (extra != nullptr) be_.axpy(1, *extra, *vorticity_);
-  halo::overlap(curl_, be_, *vorticity_,
-                [&](backend::Rows rows) { be_.curl(m_, *vorticity_, *curl_w_, rows); });
-  halo::overlap(faces_, be_, *curl_w_,
-                [&](backend::Rows rows) { k_.face_star.apply(*curl_w_, y, rows); });
+  const auto curl = halo::part(mass_curl_, *vorticity_, [&](backend::Rows rows) {
+    be_.matrix_apply(*k_.mass_curl, *vorticity_, y, rows);
+  });
+  if (convected != nullptr)
+    halo::overlap_together(be_, curl, convection_.integration_part(*convected));
+  else
+    halo::overlap_together(be_, curl);
 }
 
-// y serves as the scratch of M x before it receives the result (2D).
+// y serves as the scratch of M x before it receives the result (2D). x needs its ghosts at the
+// columns of M's rows (3D: those of the ghost faces R reads too).
 void MomentumOperator::viscous(const Field& x, Field& y, const Field* extra) const {
   if (!k_.diagonal_stars()) {
     k_.face_star.apply(x, *star_x_);
-    viscous_3d(*star_x_, y, extra);
+    viscous_3d(*star_x_, y, extra, nullptr);
     return;
   }
   k_.face_star.apply(x, y);
   be_.rotation(m_, y, *circulation_);
-  viscous_from_circulation(y, extra);
+  viscous_from_circulation(y, extra, nullptr);
 }
 
-void MomentumOperator::viscous_from_circulation(Field& y, const Field* extra) const {
+void MomentumOperator::viscous_from_circulation(Field& y, const Field* extra,
+                                                Field* convected) const {
   if (extra != nullptr) be_.axpy(1, *extra, *circulation_);
   k_.edge_star.apply(*circulation_, *circulation_);
-  halo::overlap(curl_plan(halo_, m_), be_, *circulation_,
-                [&](backend::Rows rows) { be_.curl(m_, *circulation_, y, rows); });
+  const auto curl = halo::part(curl_plan(halo_, m_), *circulation_,
+                               [&](backend::Rows rows) { be_.curl(m_, *circulation_, y, rows); });
+  if (convected == nullptr) {
+    halo::overlap_together(be_, curl);
+  } else {
+    halo::overlap_together(be_, curl,
+                           convection_.convection_part(*advecting, convection_.zero_boundary()));
+    halo::overlap_together(be_, convection_.integration_part(*convected));
+  }
   k_.face_star.apply(y, y);
 }
 
 PressureOperator::PressureOperator(const topology::Mesh& m, const backend::Backend& be,
-                                   halo::Halo& halo, const Coefficients& k)
-    : m_(m),
-      be_(be),
-      k_(k),
-      cells_(halo.cells.narrowed(cell_reads(m))),
-      faces_(halo.faces.narrowed(face_reads(m))),
-      gradient_(be.make_field(m.n_faces)) {}
+                                   halo::Halo& halo, const Coefficients& k,
+                                   const backend::SparseMatrix& a)
+    : m_(m), be_(be), k_(k), cells_(halo.cells.narrowed(cell_reads(m))) {
+  if (be.precision() == "fp64") {
+    matrix_ = be.make_matrix(a);
+  } else {
+    faces_ = halo.faces.narrowed(face_reads(m));
+    gradient_ = be.make_field(m.n_faces);
+  }
+}
+
+backend::SparseMatrix PressureOperator::matrix(const topology::Mesh& m, const backend::Backend& be,
+                                               const Coefficients& k) {
+  std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
+  be.download(*k.mobility, mobility);
+  return solvers::cell_laplacian_matrix(m, mobility);
+}
 
 void PressureOperator::apply(Field& x, Field& y) const {
+  if (matrix_) {
+    halo::overlap(cells_, be_, x,
+                  [&](backend::Rows rows) { be_.matrix_apply(*matrix_, x, y, rows); });
+    return;
+  }
   halo::overlap(cells_, be_, x, [&](backend::Rows rows) {
     be_.gradient(m_, x, *k_.zero_boundary, *gradient_, rows);
   });
@@ -227,7 +221,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
                              const solvers::SolveOptions& options, std::string_view preconditioner)
     : m_(m),
       be_(be),
-      operator_(m, be, halo, k),
+      operator_(m, be, halo, k, PressureOperator::matrix(m, be, k)),
       pcg_(be, m.n_cells),
       options_(options),
       has_outlet_(has_outlet),
@@ -235,11 +229,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       b_(be.make_field(m.n_cells)),
       ones_(be.make_field(m.n_cells)) {
   be.fill(*ones_, 1);
-  const auto matrix = [&] {
-    std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
-    be.download(*k.mobility, mobility);
-    return solvers::cell_laplacian_matrix(m, mobility);
-  };
+  const auto matrix = [&] { return PressureOperator::matrix(m, be, k); };
   preconditioner_ =
       solvers::make_preconditioner(preconditioner, {be, matrix, halo.cells, "pressure"});
 }
@@ -291,23 +281,13 @@ void Convection::apply_exchanging(const Field& a, Field& x, const Field& u_bound
 }
 
 void Convection::from_cells(const Field& a, const Field& u_boundary, Field& y) const {
-  halo::overlap(
-      cells_, be_, *u_cell_,
-      [&](backend::Rows rows) {
-        be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_, rows);
-      },
-      3);
-  integrate(y);
+  halo::overlap_together(be_, convection_part(a, u_boundary));
+  halo::overlap_together(be_, integration_part(y));
 }
 
 void Convection::boundary_part(const Field& a, const Field& u_boundary, Field& y) const {
   be_.convection(m_, a, *zero_cell_, u_boundary, upwind_, *n_cell_);
-  integrate(y);
-}
-
-void Convection::integrate(Field& y) const {
-  halo::overlap(
-      cells_, be_, *n_cell_, [&](backend::Rows rows) { be_.integrate(m_, *n_cell_, y, rows); }, 3);
+  halo::overlap_together(be_, integration_part(y));
 }
 
 }  // namespace scfd::physics::ns

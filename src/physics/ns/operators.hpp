@@ -16,6 +16,7 @@
 
 #include "backend/backend.hpp"
 #include "halo/halo.hpp"
+#include "halo/overlap.hpp"
 #include "physics/ns/geometry.hpp"
 #include "physics/ns/setup.hpp"
 #include "solvers/linear_operator.hpp"
@@ -33,19 +34,12 @@ inline halo::HaloPlan& curl_plan(halo::Halo& halo, const topology::Mesh& m) {
   return halo.plan(m.dim == 2 ? halo::Entity::node : halo::Entity::edge);
 }
 
-// The ghosts the operators' owned rows read, for narrowed plans (HaloPlan::narrowed): cells
-// of the owned faces and across the faces of the owned cells (G, N, J); faces of the owned
-// cells (D, I); faces of the owned curl entities (R); curl entities of the owned faces (C).
-std::vector<index> cell_reads(const topology::Mesh& m);
-std::vector<index> face_reads(const topology::Mesh& m);
-std::vector<index> rotation_reads(const topology::Mesh& m);
-std::vector<index> curl_reads(const topology::Mesh& m);
-
 // A Hodge star on the backend (HodgeStar, ns/hodge.hpp): y = star x on the owned entities `rows`
-// names, x with its ghosts. A diagonal star (2D) is an element-wise product: it writes every
-// entry, ghosts included, ignores rows and may take y = x; a matrix star (3D) is a stored sparse
-// matrix (Backend::matrix_apply), y must not be x. diagonal(): the star's diagonal on every local
-// entity, for Jacobi preconditioners and norms.
+// names, x with its ghosts (3D M_RT: also on the ghost faces R reads, Geometry::face_star; the
+// other ghosts of y are written 0). A diagonal star (2D) is an element-wise product: it writes
+// every entry, ghosts included, ignores rows and may take y = x; a matrix star (3D) is a stored
+// sparse matrix (Backend::matrix_apply), y must not be x. diagonal(): the star's diagonal on every
+// local entity, for Jacobi preconditioners and norms.
 class Star {
  public:
   Star(const backend::Backend& be, const HodgeStar& star);
@@ -69,11 +63,12 @@ struct Coefficients {
   void set_boundary(const backend::Backend& be, const BoundaryData& b);
   bool diagonal_stars() const { return face_star.is_diagonal(); }
 
-  Star face_star;  // M: 2D diag(L/A), 3D M_RT
-  Star edge_star;  // W: 2D diag(1/A*), 3D W_mp
-  // The ghosts the owned rows of the matrix stars read (3D; empty for diagonal stars): what the
-  // exchanges before them carry (MomentumOperator).
-  std::vector<index> face_star_ghosts, edge_star_ghosts;
+  Star face_star;                              // M: 2D diag(L/A), 3D M_RT
+  Star edge_star;                              // W: 2D diag(1/A*), 3D W_mp
+  std::unique_ptr<backend::Matrix> mass_curl;  // 3D: M C (Geometry::mass_curl); 2D: null
+  // The ghosts the rows of the matrices read (3D; empty for diagonal stars): what the exchanges
+  // before them carry (MomentumOperator). face_star_ghosts includes the columns of its ghost rows.
+  std::vector<index> face_star_ghosts, edge_star_ghosts, mass_curl_ghosts;
   std::vector<index> fixed_faces;  // local faces whose flux is data (Geometry::fixed)
   FieldPtr fixed, free, mobility, neg_mobility, viscous_diag, pressure_diag, cfl_weight,
       courant_weight;
@@ -103,11 +98,32 @@ class Convection {
   void apply_exchanging(const Field& a, Field& x, const Field& u_boundary, Field& y) const;
   const Field& zero_boundary() const { return *zero_boundary_; }
 
+  // apply() in stages, for a caller that keeps other exchanges in flight beside the two of the
+  // convection (halo::overlap_together; MomentumOperator): interpolate(x, rows), then
+  // overlap_together with convection_part(a, u_b), then with integration_part(y).
+  // The cell velocities I x on the owned cells `rows` names (x with the ghosts of face_reads).
+  void interpolate(const Field& x, backend::Rows rows) const {
+    be_.interpolate(m_, x, *u_cell_, rows);
+  }
+  // The exchange of the cell velocities and the convective acceleration behind it.
+  auto convection_part(const Field& a, const Field& u_boundary) const {
+    return halo::part(
+        cells_, *u_cell_,
+        [this, &a, &u_boundary](backend::Rows rows) {
+          be_.convection(m_, a, *u_cell_, u_boundary, upwind_, *n_cell_, rows);
+        },
+        3);
+  }
+  // The exchange of the convective accelerations and y = their integral behind it.
+  auto integration_part(Field& y) const {
+    return halo::part(
+        cells_, *n_cell_, [this, &y](backend::Rows rows) { be_.integrate(m_, *n_cell_, y, rows); },
+        3);
+  }
+
  private:
   // y from the cell velocities u_cell_ (owned; their ghosts are exchanged here).
   void from_cells(const Field& a, const Field& u_boundary, Field& y) const;
-  // y = the integral of n_cell_ (its ghosts exchanged behind the inner faces).
-  void integrate(Field& y) const;
   const topology::Mesh& m_;
   const backend::Backend& be_;
   real upwind_;
@@ -123,6 +139,12 @@ class Convection {
 // momentum matrix with the rows and columns of the fixed faces eliminated (symmetrically for the
 // symmetric part M + nu dt K), C(a) the convection of Convection by the fluxes a (advecting,
 // null: no convection, the operator is then symmetric positive definite).
+//
+// Exchanges per application (docs/architecture.md §5): x; then W's input (the circulation) with
+// the convection's cell velocities in flight beside it (halo::overlap_together); then (3D) M C's
+// input (the vorticity) with the convective accelerations. In 3D, M x is computed at the ghost
+// faces R reads (Geometry::face_star) and M C is one matrix, so neither M x nor C omega is
+// exchanged: 3 rounds of exchanges instead of 7.
 class MomentumOperator final : public solvers::LinearOperator {
  public:
   MomentumOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
@@ -149,33 +171,43 @@ class MomentumOperator final : public solvers::LinearOperator {
   const backend::Backend& be_;
   halo::Halo& halo_;
   const Coefficients& k_;
-  // y = M C W (circulation_ + extra), owned faces (the second half of viscous(), 2D).
-  void viscous_from_circulation(Field& y, const Field* extra) const;
-  // y = M C (W R mx + extra), owned faces, from mx = M x on the owned faces (3D: five products,
-  // each behind the exchange of its input's ghosts).
-  void viscous_3d(Field& mx, Field& y, const Field* extra) const;
-  void apply_3d(Field& x, Field& y) const;
-  // y = free .* (y + nu dt viscous_x_ + theta dt C(a) free_x_) + fixed .* x, y holding
+  // y = M C W (circulation_ + extra), owned faces (the second half of viscous(), 2D); with
+  // `convected`, also convected = C(a) free_x_ (owned faces), free_x_'s cell velocities
+  // interpolated.
+  void viscous_from_circulation(Field& y, const Field* extra, Field* convected) const;
+  // y = M C (W R mx + extra), owned faces, from mx = M x on the owned faces and the ghost faces R
+  // reads (3D); `convected` as in viscous_from_circulation.
+  void viscous_3d(const Field& mx, Field& y, const Field* extra, Field* convected) const;
+  // y = free .* (y + nu dt viscous_x_ + theta dt convected_) + fixed .* x, y holding
   // M (free .* x) and viscous_x_ the viscous term on entry (the end of apply()).
   void combine(const Field& x, Field& y) const;
 
   Convection convection_;
-  // Matrix stars (3D): the exchanges of viscous_3d and apply_3d through narrowed plans
-  // (halo_plan.hpp), each carrying the ghosts of the products after it: faces_ those of M_RT and
-  // of the owned cells (M, and I in the convection), rotation_ the faces of the owned curl
-  // entities (R), curl_star_ the columns of W_mp, curl_ the curl entities of the owned faces (C).
-  mutable halo::HaloPlan faces_, rotation_, curl_star_, curl_;
-  FieldPtr free_x_, viscous_x_;  // faces
-  FieldPtr circulation_;         // curl entities
-  FieldPtr star_x_, curl_w_;     // 3D: faces (M x, C omega)
-  FieldPtr vorticity_;           // 3D: curl entities
+  // Matrix stars (3D): the exchanges of apply() and viscous() through narrowed plans
+  // (halo_plan.hpp), each carrying the ghosts of the products after it: faces_ those of M_RT's
+  // rows and of the owned cells (M, and I in the convection), curl_star_ the columns of W_mp,
+  // mass_curl_ those of M C.
+  mutable halo::HaloPlan faces_, curl_star_, mass_curl_;
+  FieldPtr free_x_, viscous_x_, convected_;  // faces
+  FieldPtr circulation_;                     // curl entities
+  FieldPtr star_x_;                          // 3D: faces (M x)
+  FieldPtr vorticity_;                       // 3D: curl entities
 };
 
 // y = -D A~^-1 G0 x (G0: the gradient with zero boundary values; A~^-1 is zero on fixed faces).
+// In fp64, applied as its assembled matrix a (solvers::cell_laplacian_matrix of k.mobility; the
+// same operator to round-off): one exchange of x, narrowed to the face neighbours of the owned
+// cells, where the gradient and the divergence take two. In fp32 as those two: their
+// differences map the constants to exactly 0, while the matrix's rows, rounded to fp32, do not
+// sum to 0, and on a system without an outlet (singular) PCG broke down on the constants
+// (p·Ap < 0 on the 2D cavity).
 class PressureOperator final : public solvers::LinearOperator {
  public:
   PressureOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                   const Coefficients& k);
+                   const Coefficients& k, const backend::SparseMatrix& a);
+  // The matrix a of the operator on mobility k.mobility (downloaded), this rank's rows.
+  static backend::SparseMatrix matrix(const topology::Mesh& m, const backend::Backend& be,
+                                      const Coefficients& k);
   index size() const override { return m_.n_cells; }
   index owned() const override { return m_.n_owned_cells; }
   void apply(Field& x, Field& y) const override;
@@ -185,9 +217,10 @@ class PressureOperator final : public solvers::LinearOperator {
   const topology::Mesh& m_;
   const backend::Backend& be_;
   const Coefficients& k_;
-  // Narrowed plans: the ghost cells G reads and the ghost faces D reads (as Convection's).
+  std::unique_ptr<backend::Matrix> matrix_;  // fp64; null: the gradient and the divergence
+  // Narrowed plans: the ghost cells G (or the matrix) reads, the ghost faces D reads (fp32).
   mutable halo::HaloPlan cells_, faces_;
-  FieldPtr gradient_;  // faces
+  FieldPtr gradient_;  // faces (fp32)
 };
 
 // The pressure Poisson equation of both models: (-D A~^-1 G0) psi = -D v, singular without an
