@@ -171,10 +171,20 @@ TEST(AmgRanks, PressureIterationsDoNotGrowWithTheRanks) {
     ASSERT_TRUE(h.gathered.has_value());
     EXPECT_GE(h.levels.size(), 3U) << h.describe();
   }
+  const std::size_t levels = h.levels.size();
   const auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, &plan);
   const BlockOperator op(be, a, plan);
   const auto bf = be.make_field_from(sys.b);
   auto x = be.make_field(a.cols);
+  if (ranks > 1) {  // one cycle: per distributed level above the gathered one, the exchanges
+    // before the residual, the restriction and the prolongation (none into the gathered level,
+    // whose cycle writes its ghosts; none before the post-smoothing sweep, which reads A P)
+    const counters::Snapshot c0 = counters::snapshot();
+    amg->apply(*bf, *x);
+    const counters::Snapshot d = counters::snapshot() - c0;
+    EXPECT_EQ(d[counters::Kind::halo_exchange], 3 * (levels - 1) - 1);
+    EXPECT_EQ(d[counters::Kind::coarse_gather], 1U);
+  }
   be.fill(*x, 0);
   SolveOptions solve;
   solve.relative_tolerance = 1e-8;
