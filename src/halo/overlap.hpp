@@ -18,22 +18,6 @@
 
 namespace scfd::halo {
 
-template <typename Op>
-void overlap(HaloPlan& plan, const backend::Backend& be, backend::Field& x, Op&& op,
-             int components = 1) {
-  if (plan.empty()) {
-    op(backend::Rows::all);
-  } else if (!plan.overlap()) {
-    plan.exchange(be, x, components);
-    op(backend::Rows::all);
-  } else {
-    plan.begin(be, x, components);
-    op(backend::Rows::inner);
-    plan.end(be, x);
-    op(backend::Rows::interface);
-  }
-}
-
 // One exchange of overlap_together: the plan, the field whose ghosts it fills and the work that
 // reads them (op(rows) as in overlap). halo::part(plan, x, op, components) makes one.
 template <typename Op>
@@ -79,6 +63,13 @@ void overlap_together(const backend::Backend& be, Part<Ops>... parts) {
   (inner(parts), ...);
   (send(parts), ...);
   (end(parts), ...);
+}
+
+// One exchange with its work (the header comment).
+template <typename Op>
+void overlap(HaloPlan& plan, const backend::Backend& be, backend::Field& x, Op&& op,
+             int components = 1) {
+  overlap_together(be, part(plan, x, std::forward<Op>(op), components));
 }
 
 // The same around an operator that may have no plan (a multigrid level of a serial run).

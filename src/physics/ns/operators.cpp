@@ -219,9 +219,16 @@ void PressureOperator::apply(Field& x, Field& y) const {
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
                              const solvers::SolveOptions& options, std::string_view preconditioner)
+    : PressureSolve(m, be, halo, k, has_outlet, options, preconditioner,
+                    PressureOperator::matrix(m, be, k)) {}
+
+PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
+                             const Coefficients& k, bool has_outlet,
+                             const solvers::SolveOptions& options, std::string_view preconditioner,
+                             backend::SparseMatrix a)
     : m_(m),
       be_(be),
-      operator_(m, be, halo, k, PressureOperator::matrix(m, be, k)),
+      operator_(m, be, halo, k, a),
       pcg_(be, m.n_cells),
       options_(options),
       has_outlet_(has_outlet),
@@ -229,7 +236,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       b_(be.make_field(m.n_cells)),
       ones_(be.make_field(m.n_cells)) {
   be.fill(*ones_, 1);
-  const auto matrix = [&] { return PressureOperator::matrix(m, be, k); };
+  const auto matrix = [&a] { return std::move(a); };  // made once, by the multigrid only
   preconditioner_ =
       solvers::make_preconditioner(preconditioner, {be, matrix, halo.cells, "pressure"});
 }

@@ -240,6 +240,11 @@ class PressureSolve {
   solvers::SolveResult solve(const Field& v, Field& psi);
 
  private:
+  // a: the operator's matrix (PressureOperator::matrix), assembled once for the operator and the
+  // multigrid.
+  PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
+                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options,
+                std::string_view preconditioner, backend::SparseMatrix a);
   const topology::Mesh& m_;
   const backend::Backend& be_;
   PressureOperator operator_;
