@@ -31,11 +31,12 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     Level out;
     out.plan = l == 0 ? plan : in.plan.get();
     out.owned_plan = std::move(in.plan);
+    const bool halo_rows = in.a_halo.rows > 0;
     if (l + 1 < h.levels.size()) {
-      out.a = be.make_matrix(in.a);
+      out.a = be.make_matrix(halo_rows ? in.a_halo : in.a);
       out.p = be.make_matrix(in.p);
       out.r = be.make_matrix(in.r);
-      std::vector<real> w(static_cast<std::size_t>(n), 0);  // 0 on the ghosts
+      std::vector<real> w(static_cast<std::size_t>(n), 0);  // 0 on the ghosts (not a_halo)
       std::copy(in.weight.begin(), in.weight.end(), w.begin());
       out.weight = be.make_field_from(w);
       out.tmp = be.make_field(n);
@@ -44,9 +45,13 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
         out.tmp2 = be.make_field(n);
       }
     }
-    if (l > 0) {
-      out.rhs = be.make_field(n);
-      out.e = be.make_field(n);
+    if (l > 0 || halo_rows) out.rhs = be.make_field(n);
+    if (l > 0) out.e = be.make_field(n);
+    if (halo_rows) {
+      SCFD_CHECK(sweeps == 1, "AMG: ghost rows on level {} with {} sweeps", l, sweeps);
+      out.owned_rhs_plan = std::move(in.rhs_plan);
+      out.rhs_plan = out.owned_rhs_plan ? out.owned_rhs_plan.get() : out.plan;
+      SCFD_CHECK(out.rhs_plan != nullptr, "AMG: level {} has ghost rows and no plan", l);
     }
     levels_.push_back(std::move(out));
   }
@@ -87,19 +92,30 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   };
   Field* cur = &e;
   Field* other = L.tmp.get();
-  // Pre-smoothing from e = 0: the first sweep is e = W b.
-  be_.multiply(*L.weight, b, *cur);
-  for (int s = 1; s < sweeps_; ++s) {
-    sweep(*cur, *other);
-    std::swap(cur, other);
-  }
-  halo::overlap(L.plan, be_, *cur,
-                [&](backend::Rows rows) { be_.matrix_residual(a, b, *cur, *other, rows); });
   // With several ranks the transfers reach across the interfaces (amg_hierarchy.cpp,
   // distributed_transfer): R reads the residual at this level's ghosts, P the coarse correction at
   // the next level's (which the gathered cycle writes itself).
-  halo::overlap(L.plan, be_, *other,
-                [&](backend::Rows rows) { be_.matrix_apply(*L.r, *other, *next.rhs, rows); });
+  if (L.rhs_plan != nullptr) {
+    // One sweep from e = 0 with A's rows at the ghosts (AmgLevel::a_halo): b's ghosts two
+    // couplings deep, then e = W b, r = b - A e and R r from them, with no exchange of e or r.
+    Field& bh = *L.rhs;  // b itself on a coarse level
+    if (l == 0) be_.copy(b, bh);
+    L.rhs_plan->exchange(be_, bh);
+    be_.multiply(*L.weight, bh, *cur);
+    be_.matrix_residual(a, bh, *cur, *other);
+    be_.matrix_apply(*L.r, *other, *next.rhs);
+  } else {
+    // Pre-smoothing from e = 0: the first sweep is e = W b.
+    be_.multiply(*L.weight, b, *cur);
+    for (int s = 1; s < sweeps_; ++s) {
+      sweep(*cur, *other);
+      std::swap(cur, other);
+    }
+    halo::overlap(L.plan, be_, *cur,
+                  [&](backend::Rows rows) { be_.matrix_residual(a, b, *cur, *other, rows); });
+    halo::overlap(L.plan, be_, *other,
+                  [&](backend::Rows rows) { be_.matrix_apply(*L.r, *other, *next.rhs, rows); });
+  }
   cycle(l + 1, *next.rhs, *next.e);
   halo::HaloPlan* coarse_plan = l + 2 == levels_.size() && gathered_ ? nullptr : next.plan;
   int post = sweeps_;  // post-smoothing: as many sweeps, so M is symmetric
@@ -164,13 +180,18 @@ std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
   const Timer timer;
   const AmgOptions options = amg_options(be);
   const bool ranks = world_size() > 1;
+  AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
   // The finest level's exchanges carry only the ghosts its matrix reads (a third of the
-  // node-sharing layer for a cell Laplacian); the level keeps that plan.
-  std::unique_ptr<halo::HaloPlan> fine;
-  if (ranks) fine = std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, a)));
-  AmgHierarchy h = ranks ? build_amg(a, *fine, options) : build_amg(a, options);
-  halo::HaloPlan* fine_plan = ranks ? fine.get() : &plan;
-  h.levels[0].plan = std::move(fine);
+  // node-sharing layer for a cell Laplacian; with A's rows at the ghosts, those rows' reads too).
+  halo::HaloPlan* fine_plan = &plan;
+  if (ranks) {
+    AmgLevel& fine = h.levels[0];
+    fine.plan = std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, a)));
+    fine_plan = fine.plan.get();
+    if (fine.a_halo.rows > 0)
+      fine.rhs_plan =
+          std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, fine.a_halo)));
+  }
   const std::string levels = h.describe();
   auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, fine_plan);
   be.finish();

@@ -54,6 +54,16 @@ struct AmgLevel {
   // residual as r - (A P) e_c, from the residual r before the correction and e_c with its ghosts
   // (exchanged for P anyway), and exchanges no ghost of the corrected iterate. Empty otherwise.
   SparseMatrix ap;
+  // Several ranks, a distributed level above the last with one smoothing sweep, where it can be
+  // made: A with a row at every local entity, a ghost's row its owner's where every column of it
+  // is a local entity here (empty otherwise), at least at the ghosts R reads; `weight` then covers
+  // the ghosts too. The cycle exchanges the level's right-hand side b once, two couplings deep,
+  // and computes x = W b, r = b - A x and R r with no other exchange, where it exchanged x and r
+  // (amg.cpp). Empty: the level exchanges x and r (its plan does not reach two couplings deep).
+  SparseMatrix a_halo;
+  // Level 0 with a_halo: the finest plan narrowed to the ghosts a_halo reads (make_amg; the
+  // coarse levels' plans hold the second ring of ghosts themselves, build_amg).
+  std::unique_ptr<halo::HaloPlan> rhs_plan;
   // Several ranks, levels >= 1: the global number of each local entity and the halo plan of the
   // ghosts (level 0 uses the caller's plan; make_amg stores here the plan it narrows from it).
   std::vector<index> gid;
@@ -100,11 +110,14 @@ class Amg final : public Preconditioner {
 
  private:
   struct Level {
-    std::unique_ptr<backend::Matrix> a, p, r, ap;         // ap: AmgLevel::ap (null: none)
-    std::unique_ptr<backend::Field> weight, rhs, e, tmp;  // rhs: restricted residual (not finest)
-    std::unique_ptr<backend::Field> tmp2;                 // with ap: a second scratch
-    halo::HaloPlan* plan = nullptr;                       // ghosts to refresh before a product
-    std::unique_ptr<halo::HaloPlan> owned_plan;           // AmgLevel::plan
+    std::unique_ptr<backend::Matrix> a, p, r, ap;  // a: AmgLevel::a_halo if any; ap: null: none
+    // rhs: the restricted residual (finest level: a copy of the right-hand side, with a_halo)
+    std::unique_ptr<backend::Field> weight, rhs, e, tmp;
+    std::unique_ptr<backend::Field> tmp2;        // with ap: a second scratch
+    halo::HaloPlan* plan = nullptr;              // ghosts to refresh before a product
+    halo::HaloPlan* rhs_plan = nullptr;          // with a_halo: the right-hand side's (else null)
+    std::unique_ptr<halo::HaloPlan> owned_plan;  // AmgLevel::plan
+    std::unique_ptr<halo::HaloPlan> owned_rhs_plan;  // AmgLevel::rhs_plan
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;

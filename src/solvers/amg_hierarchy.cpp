@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 
 #include "core/collectives.hpp"
@@ -361,41 +362,124 @@ std::vector<index> global_offsets(index mine) {
   return first;
 }
 
-// The local numbering of a coarse level whose columns hold global coarse numbers (coarse_first:
-// the first global number of every rank's aggregates): this rank's aggregates, then the others
-// its rows (of `coarse`) or the fine rows' prolongation (`p`) couple to, grouped by owner rank (as
-// a HaloPlan wants its ghosts), or the fine rows' A P (`ap`) reads. Renumbers the columns of all
-// three and returns every local entity's global number and each ghost's owner.
+// A coarse level's local numbering: every local entity's global number (this rank's first,
+// then the ghosts, ascending, so grouped by owner rank as a HaloPlan wants them) and each ghost's
+// owner.
 struct CoarseNumbering {
   std::vector<index> gid;
   std::vector<int> owner;
 };
-CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p, SparseMatrix& ap,
-                              const std::vector<index>& coarse_first, int me) {
-  const index mine = coarse_first[me], next = coarse_first[me + 1];
+// This rank's entities (global numbers coarse_first[me] ..) and `ghosts` (global numbers of other
+// ranks' entities, repeats allowed).
+CoarseNumbering coarse_numbering(std::vector<index> ghosts, const std::vector<index>& coarse_first,
+                                 int me) {
   CoarseNumbering out;
-  for (index g = mine; g < next; ++g) out.gid.push_back(g);
-  std::vector<index> ghosts;
-  for (const SparseMatrix* m : {&coarse, &p, &ap})
-    for (const index j : m->column)
-      if (j < mine || j >= next) ghosts.push_back(j);
-  std::sort(ghosts.begin(), ghosts.end());  // global numbers ascend with the owner rank
+  for (index g = coarse_first[me]; g < coarse_first[me + 1]; ++g) out.gid.push_back(g);
+  std::sort(ghosts.begin(), ghosts.end());
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
   for (const index j : ghosts) {
     out.gid.push_back(j);
     out.owner.push_back(static_cast<int>(
         std::upper_bound(coarse_first.begin(), coarse_first.end(), j) - coarse_first.begin() - 1));
   }
+  return out;
+}
+
+// The local numbering of a coarse level whose columns hold global coarse numbers (coarse_first:
+// the first global number of every rank's aggregates): this rank's aggregates, then the others
+// its rows (of `coarse`) or the fine rows' prolongation (`p`) couple to, or the fine rows' A P
+// (`ap`) reads, or `extra` names. Renumbers the columns of all three.
+CoarseNumbering number_coarse(SparseMatrix& coarse, SparseMatrix& p, SparseMatrix& ap,
+                              const std::vector<index>& coarse_first, int me,
+                              std::vector<index> extra = {}) {
+  const index mine = coarse_first[me], next = coarse_first[me + 1];
+  std::vector<index>& ghosts = extra;
+  for (const SparseMatrix* m : {&coarse, &p, &ap})
+    for (const index j : m->column)
+      if (j < mine || j >= next) ghosts.push_back(j);
+  CoarseNumbering out = coarse_numbering(std::move(ghosts), coarse_first, me);
+  const auto first_ghost = out.gid.begin() + (next - mine);
   for (SparseMatrix* m : {&coarse, &p, &ap}) {
     for (index& j : m->column)
       j = j >= mine && j < next
               ? j - mine
-              : next - mine +
-                    static_cast<index>(std::lower_bound(ghosts.begin(), ghosts.end(), j) -
-                                       ghosts.begin());
+              : static_cast<index>(std::lower_bound(first_ghost, out.gid.end(), j) -
+                                   out.gid.begin());
     m->cols = static_cast<index>(out.gid.size());
   }
   return out;
+}
+
+// The entities two couplings from this rank's rows of `coarse` (this rank's entities, columns in
+// global numbers) through a ghost: the columns of the ghosts' rows (their owners') that are
+// neither this rank's nor ghosts already. Collective.
+std::vector<index> second_ring(const SparseMatrix& coarse, const std::vector<index>& coarse_first,
+                               int me, halo::Entity kind) {
+  const index mine = coarse_first[me], next = coarse_first[me + 1];
+  std::vector<index> ghosts;
+  for (const index j : coarse.column)
+    if (j < mine || j >= next) ghosts.push_back(j);
+  const CoarseNumbering first = coarse_numbering(std::move(ghosts), coarse_first, me);
+  halo::HaloPlan plan =
+      halo::HaloPlan::build(kind, next - mine, first.gid, first.owner, MPI_COMM_WORLD);
+  const SparseMatrix rows = rows_with_ghosts(coarse, plan);
+  const auto first_ghost = first.gid.begin() + (next - mine);
+  std::vector<index> out;
+  for (index k = rows.offset[next - mine]; k < rows.entries(); ++k)
+    if (const index j = rows.column[k];
+        (j < mine || j >= next) && !std::binary_search(first_ghost, first.gid.end(), j))
+      out.push_back(j);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Every local entity's global number on a level (first: the first of every rank's rows): the
+// coarse levels keep it; the finest level's ghosts get theirs from their owners. Collective.
+std::vector<index> global_numbers(const AmgLevel& level, halo::HaloPlan& plan,
+                                  const std::vector<index>& first, int me) {
+  if (!level.gid.empty()) return level.gid;
+  std::vector<index> gid(static_cast<std::size_t>(plan.n_local()), 0);
+  for (index i = 0; i < level.a.rows; ++i) gid[static_cast<std::size_t>(i)] = first[me] + i;
+  plan.exchange(std::span<index>(gid));
+  return gid;
+}
+
+// A distributed level's rows at every local entity (AmgLevel::a_halo; gid: their global
+// numbers), where they cover the ghosts that `r` (its restriction) reads on every rank; an empty
+// matrix where not. Collective.
+SparseMatrix rows_at_every_entity(const AmgLevel& level, const std::vector<index>& gid,
+                                  const SparseMatrix& r, halo::HaloPlan& plan) {
+  const SparseMatrix& a = level.a;
+  SparseMatrix global = a;
+  for (index& j : global.column) j = gid[static_cast<std::size_t>(j)];
+  const SparseMatrix ghost_rows = rows_with_ghosts(global, plan);
+  std::unordered_map<index, index> local;
+  for (std::size_t i = 0; i < gid.size(); ++i) local.emplace(gid[i], static_cast<index>(i));
+  SparseMatrix out = a;
+  out.rows = plan.n_local();
+  std::vector<char> complete(static_cast<std::size_t>(out.rows), 1);
+  for (index i = a.rows; i < out.rows; ++i) {
+    const index at = out.entries();
+    for (index k = ghost_rows.offset[i]; k < ghost_rows.offset[i + 1] && complete[i]; ++k) {
+      const auto it = local.find(ghost_rows.column[k]);
+      if (it == local.end()) {
+        complete[i] = 0;
+      } else {
+        out.column.push_back(it->second);
+        out.value.push_back(ghost_rows.value[k]);
+      }
+    }
+    if (!complete[i]) {  // a column beyond this rank's ghosts: no row
+      out.column.resize(static_cast<std::size_t>(at));
+      out.value.resize(static_cast<std::size_t>(at));
+    }
+    out.offset.push_back(out.entries());
+  }
+  const bool covered = std::all_of(r.column.begin(), r.column.end(),
+                                   [&](index j) { return complete[static_cast<std::size_t>(j)]; });
+  if (global_min(covered ? real(1) : real(0)) > 0) return out;
+  return {};
 }
 
 // The leading rows of m whose columns are all below `owned` (Rows::inner of a transfer whose
@@ -480,12 +564,7 @@ DistributedTransfer distributed_transfer(const SparseMatrix& a, const std::vecto
 AmgHierarchy::Gathered gather_level(const AmgLevel& last, halo::HaloPlan& plan,
                                     const std::vector<index>& first, int me,
                                     const AmgOptions& options) {
-  std::vector<index> gid = last.gid;
-  if (gid.empty()) {  // the finest level: its ghosts' numbers from their owners
-    gid.assign(static_cast<std::size_t>(plan.n_local()), 0);
-    for (index i = 0; i < last.a.rows; ++i) gid[static_cast<std::size_t>(i)] = first[me] + i;
-    plan.exchange(std::span<index>(gid));
-  }
+  const std::vector<index> gid = global_numbers(last, plan, first, me);
   std::vector<index> rows, columns;  // global numbers
   std::vector<real> values;
   for (index i = 0; i < last.a.rows; ++i)
@@ -555,7 +634,25 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
     if (coarse_first.back() > first.back() / 10 * 9) break;  // the ranks no longer coarsen
     DistributedTransfer x =
         distributed_transfer(level.a, d, omega, c, coarse_first, me, *fine_plan);
-    const CoarseNumbering numbering = number_coarse(x.coarse, x.p, x.ap, coarse_first, me);
+    // One sweep: the level's rows at the ghosts, where its plan reaches two couplings deep (the
+    // finest: the caller's; the coarser: made so below), save the exchanges of the smoothed
+    // iterate and of the residual (AmgLevel::a_halo).
+    const bool halo_rows = options.sweeps == 1;
+    if (halo_rows) {
+      level.a_halo = rows_at_every_entity(level, global_numbers(level, *fine_plan, first, me), x.r,
+                                          *fine_plan);
+      if (level.a_halo.rows > 0) {
+        level.weight.resize(static_cast<std::size_t>(fine_plan->n_local()));
+        fine_plan->exchange(std::span<real>(level.weight));
+      }
+    }
+    // The next level's second ring of ghosts, unless it will be gathered (it has no transfers).
+    std::vector<index> extra;
+    if (halo_rows && coarse_first.back() > options.gather_size &&
+        static_cast<int>(h.levels.size()) + 1 < options.max_levels)
+      extra = second_ring(x.coarse, coarse_first, me, plan.kind());
+    const CoarseNumbering numbering =
+        number_coarse(x.coarse, x.p, x.ap, coarse_first, me, std::move(extra));
     x.p.inner = leading_rows_below(x.p, c.n);
     x.ap.inner = leading_rows_below(x.ap, c.n);
     level.p = std::move(x.p);
