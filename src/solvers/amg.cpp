@@ -98,7 +98,8 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   if (L.rhs_plan != nullptr) {
     // One sweep from e = 0 with A's rows at the ghosts (AmgLevel::a_halo): b's ghosts two
     // couplings deep, then e = W b, r = b - A e and R r from them, with no exchange of e or r.
-    Field& bh = *L.rhs;  // b itself on a coarse level
+    Field& bh = *L.rhs;  // b itself on a coarse level (cycle(l + 1, *next.rhs, ...))
+    SCFD_CHECK(l == 0 || &b == &bh, "AMG: level {}'s right-hand side is not its own field", l);
     if (l == 0) be_.copy(b, bh);
     L.rhs_plan->exchange(be_, bh);
     be_.multiply(*L.weight, bh, *cur);
