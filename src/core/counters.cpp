@@ -28,13 +28,16 @@ const char* name(Kind k) {
       return "gpu_waits";
     case Kind::gpu_wait_us:
       return "gpu_wait_microseconds";
+    case Kind::gpu_dispatch:
+      return "gpu_dispatches";
   }
   return "unknown";
 }
 
 std::array<Kind, kinds> all_kinds() {
-  return {Kind::halo_exchange, Kind::halo_round,       Kind::halo_bytes_sent, Kind::reduction,
-          Kind::coarse_gather, Kind::other_collective, Kind::gpu_wait,        Kind::gpu_wait_us};
+  return {Kind::halo_exchange, Kind::halo_round,    Kind::halo_bytes_sent,
+          Kind::reduction,     Kind::coarse_gather, Kind::other_collective,
+          Kind::gpu_wait,      Kind::gpu_wait_us,   Kind::gpu_dispatch};
 }
 
 void add(Kind k, std::uint64_t n) {

@@ -1,10 +1,11 @@
 // Process-wide counters of the synchronisations a rank takes part in (issue 39, "measure
 // first"): halo exchanges and the bytes they send, the allreduce-type collectives, the AMG's
-// gathered coarse solves, the other collectives, and the times the host waits for the GPU. The
-// places that synchronise increment them (halo/, core/collectives.cpp, solvers/amg.cpp, gl/); the
-// run loop takes a snapshot before and after each step, and the run summary reports the per-step
-// mean and maximum of each (docs/architecture.md §5). Counting touches no other rank: a counter is
-// this process's alone, and reading one is not a collective.
+// gathered coarse solves, the other collectives, the times the host waits for the GPU, and the
+// commands it queues there. The places that synchronise or queue increment them (halo/,
+// core/collectives.cpp, solvers/amg.cpp, gl/); the run loop takes a snapshot before and after each
+// step, and the run summary reports the per-step mean and maximum of each (docs/architecture.md
+// §5). Counting touches no other rank: a counter is this process's alone, and reading one is not
+// a collective.
 #pragma once
 
 #include <array>
@@ -24,8 +25,11 @@ enum class Kind : std::uint8_t {
   other_collective,  // the other MPI collectives of core/collectives (gathers, broadcasts, ...)
   gpu_wait,          // a blocking GL call: glFinish or a read-back to the host (gl/)
   gpu_wait_us,       // the microseconds the host spent in those waits
+  gpu_dispatch,      // a command queued on the GPU that runs work: a compute dispatch, a draw, a
+                     // copy, a blit or a clear (gl/); not a synchronisation, but each dependent
+                     // one has a fixed cost that no number of GPUs divides
 };
-inline constexpr std::size_t kinds = 8;
+inline constexpr std::size_t kinds = 9;
 
 // The name of a kind in the run summary ("halo_exchanges", "reductions", ...).
 const char* name(Kind k);

@@ -98,6 +98,7 @@ void Buffer::copy_to(Buffer& dst, std::size_t from, std::size_t to, std::size_t 
   glBindBuffer(GL_COPY_WRITE_BUFFER, dst.id_);
   glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, static_cast<GLintptr>(from),
                       static_cast<GLintptr>(to), static_cast<GLsizeiptr>(bytes));
+  counters::add(counters::Kind::gpu_dispatch);
   glBindBuffer(GL_COPY_READ_BUFFER, 0);
   glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
 }

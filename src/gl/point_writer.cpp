@@ -6,6 +6,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "gl/context.hpp"
 #include "gl/fragment_source.hpp"
@@ -138,6 +139,7 @@ void PointWriter::write(Points& p, std::span<const double> values, FieldStorage&
     else
       glColorMask(k == 0, k == 1, k == 2, k == 3);
     glDrawArrays(GL_POINTS, static_cast<GLint>(p.first[k]), static_cast<GLsizei>(p.count[k]));
+    counters::add(counters::Kind::gpu_dispatch);
   }
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   if (debug_enabled()) check_errors("point-sprite write");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
@@ -262,6 +263,7 @@ void Program::dispatch(std::size_t n_items) {
   const Grid g = grid_for(n_items, local_size_, max_groups_x_);
   glUseProgram(id_);
   glDispatchCompute(g.x, g.y, 1);
+  counters::add(counters::Kind::gpu_dispatch);
   // Only the barriers the next kernel needs: buffer and texture transfers issue their update
   // barriers themselves (buffer.cpp, field_storage.cpp).
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |

@@ -6,6 +6,7 @@
 
 #include <utility>
 
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
@@ -232,6 +233,7 @@ void RasterProgram::blit(unsigned from, unsigned to, int width, int rows) {
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, framebuffer_);
   glFramebufferTexture2D(GL_DRAW_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, to, 0);
   glBlitFramebuffer(0, 0, width, rows, 0, 0, width, rows, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  counters::add(counters::Kind::gpu_dispatch);
   glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &read);
 }
@@ -254,6 +256,7 @@ void RasterProgram::draw(std::size_t first_texel, std::size_t end_texel, unsigne
   glColorMask(channels > 0, channels > 1, channels > 2, channels > 3);
   if (gl_version() >= 45) glTextureBarrier();  // own-texel reads after earlier draws
   glDrawArrays(GL_TRIANGLES, 0, 3);
+  counters::add(counters::Kind::gpu_dispatch);
   glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   if (debug_enabled()) check_errors(name_.c_str());
 }
@@ -275,6 +278,7 @@ void clear_texture(FieldStorage& f) {
     const GLfloat zero[4] = {0, 0, 0, 0};
     glClearBufferfv(GL_COLOR, 0, zero);
   }
+  counters::add(counters::Kind::gpu_dispatch);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glDeleteFramebuffers(1, &fbo);
 }

@@ -60,6 +60,7 @@ TEST(Counters, EveryKindHasItsOwnName) {
   EXPECT_EQ(std::string(counters::name(Kind::coarse_gather)), "coarse_gathers");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait)), "gpu_waits");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait_us)), "gpu_wait_microseconds");
+  EXPECT_EQ(std::string(counters::name(Kind::gpu_dispatch)), "gpu_dispatches");
 }
 
 TEST(Counters, CollectivesWithoutMpiCountNothing) {

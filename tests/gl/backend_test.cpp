@@ -13,6 +13,7 @@
 #include "backend/opengl/compute_driver.hpp"
 #include "backend/opengl/fragment_driver.hpp"
 #include "backend/opengl/gl_backend.hpp"
+#include "core/counters.hpp"
 #include "core/error.hpp"
 
 namespace scfd::gl {
@@ -47,6 +48,29 @@ TEST_P(GlBackendApi, PrecisionStorageAndDevice) {
   EXPECT_EQ(gpu.gl_precision(), precision);
   EXPECT_EQ(gpu.storage_kind(), storage);
   EXPECT_FALSE(gpu.device().renderer.empty());
+}
+
+// Every command that runs work on the GPU is counted (counters::Kind::gpu_dispatch, the run
+// summary's gpu_dispatches): an axpy is one kernel, a copy one command at least; the cpu backend
+// queues none.
+TEST_P(GlBackendApi, CountsItsDispatches) {
+  const auto [precision, storage, driver] = GetParam();
+  const GlBackend gpu(make_driver(driver), precision, storage, -1, /*debug=*/true);
+  auto x = gpu.make_field(1000), y = gpu.make_field(1000);
+  gpu.fill(*x, 1);
+  gpu.fill(*y, 2);
+  counters::Snapshot before = counters::snapshot();
+  gpu.axpy(0.5, *x, *y);
+  EXPECT_EQ((counters::snapshot() - before)[counters::Kind::gpu_dispatch], 1U);
+  before = counters::snapshot();
+  gpu.copy(*x, *y);
+  EXPECT_GE((counters::snapshot() - before)[counters::Kind::gpu_dispatch], 1U);
+  const auto cpu = make_backend("cpu");
+  auto a = cpu->make_field(1000), b = cpu->make_field(1000);
+  before = counters::snapshot();
+  cpu->axpy(0.5, *a, *b);
+  cpu->copy(*a, *b);
+  EXPECT_EQ((counters::snapshot() - before)[counters::Kind::gpu_dispatch], 0U);
 }
 
 INSTANTIATE_TEST_SUITE_P(
