@@ -140,6 +140,17 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
       [&] { be.node_system_diagonal(m, *d_node, 1, *w, *fixed, *y_node); });
   const auto system = be.make_node_system(m, *d_node, 1, *w, *fixed);
   run("node_system_apply", 0, m.n_owned_nodes, [&] { system->apply(*x_node, *y_node); });
+  // The fixed cost of a dependent dispatch: an axpy of kTiny entries, each call reading what the
+  // one before wrote (every GPU kernel ends with a memory barrier), so the time per call is what
+  // each of a step's dispatches costs however small its work and however many GPUs share the
+  // step (the run summary's gpu_dispatches; docs/scaling.md, "Several GPUs").
+  constexpr index kTiny = 1024;
+  auto tiny_x = random_field(be, kTiny, -1, 1, rng), tiny_y = random_field(be, kTiny, -1, 1, rng);
+  Timing tiny{"dependent_dispatch", kTiny};
+  tiny.bytes = backend::traffic_bytes("axpy", m, kTiny, rb);
+  time_calls(
+      be, o, [&] { be.axpy(1e-3, *tiny_x, *tiny_y); }, tiny);
+  out.push_back(std::move(tiny));
   device_bytes = be.device_bytes();
   return out;
 }

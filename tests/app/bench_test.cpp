@@ -50,10 +50,10 @@ TEST(Bench, JsonHasEveryKernelWithPositiveFigures) {
   EXPECT_NE(json.find("\"backend\": \"cpu\""), std::string::npos);
   EXPECT_NE(json.find("\"precision\": \"fp64\""), std::string::npos);
   EXPECT_GT(field_of(json, "copy", "gbps"), 0);
-  for (const char* kernel :
-       {"copy", "axpy", "xpay", "scale", "dot", "pcg_update", "gradient", "divergence",
-        "flux_sum_abs", "curl", "rotation", "interpolate", "integrate", "convection",
-        "node_laplacian", "node_system", "node_system_diagonal", "node_system_apply"})
+  for (const char* kernel : {"copy", "axpy", "xpay", "scale", "dot", "pcg_update", "gradient",
+                             "divergence", "flux_sum_abs", "curl", "rotation", "interpolate",
+                             "integrate", "convection", "node_laplacian", "node_system",
+                             "node_system_diagonal", "node_system_apply", "dependent_dispatch"})
     for (const char* key : {"time_s", "bytes", "gbps", "ratio_to_copy"})
       EXPECT_GT(field_of(json, kernel, key), 0) << kernel << "." << key << "\n" << json;
   for (const char* key : {"iterations", "time_per_iteration_s", "unknowns",
