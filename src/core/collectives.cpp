@@ -19,6 +19,7 @@ T reduce(T local, MPI_Op op) {
   if (!mpi_running()) return local;
   T out{};
   counters::add(counters::Kind::reduction);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Allreduce(&local, &out, 1, mpi_type<T>(), op, MPI_COMM_WORLD);
   return out;
 }
@@ -26,6 +27,7 @@ T reduce(T local, MPI_Op op) {
 void reduce_in_place(std::span<real> values, MPI_Op op) {
   if (!mpi_running() || values.empty()) return;
   counters::add(counters::Kind::reduction);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), mpi_type<real>(), op,
                 MPI_COMM_WORLD);
 }
@@ -69,6 +71,7 @@ std::string first_message(const std::string& local) {
   if (first == nranks) return {};
   std::string message = local;
   counters::add(counters::Kind::other_collective, 2);
+  const counters::MpiWait waiting;  // the collective(s) below
   int length = static_cast<int>(message.size());
   MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
   message.resize(static_cast<std::size_t>(length));
@@ -135,6 +138,7 @@ ValueRank global_max_rank(double value) {
     int rank;
   } in{value, world_rank()}, out{};  // the layout MPI_DOUBLE_INT describes
   counters::add(counters::Kind::reduction);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   return {out.value, out.rank};
 }
@@ -145,6 +149,7 @@ std::vector<T> all_gather(const std::vector<T>& mine) {
   const int n = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(world_size()));
   counters::add(counters::Kind::other_collective, 2);  // the counts, then the values
+  const counters::MpiWait waiting;                     // the collective(s) below
   MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
   const std::vector<int> at = offsets(counts);
   std::vector<T> all(total(counts));
@@ -166,6 +171,7 @@ void all_gather(std::span<const double> mine, const std::vector<int>& counts,
           static_cast<std::size_t>(counts[static_cast<std::size_t>(world_rank())]) == mine.size(),
       "all_gather: {} values from rank {}, {} counts", mine.size(), world_rank(), counts.size());
   counters::add(counters::Kind::other_collective);
+  const counters::MpiWait waiting;  // the collective(s) below
   const std::vector<int> at = offsets(counts);
   MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
                  at.data(), MPI_DOUBLE, MPI_COMM_WORLD);
@@ -175,6 +181,7 @@ template <typename T>
 void broadcast(std::span<T> values) {
   if (!mpi_running() || values.empty()) return;
   counters::add(counters::Kind::other_collective);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Bcast(values.data(), static_cast<int>(values.size()), mpi_type<T>(), 0, MPI_COMM_WORLD);
 }
 
@@ -182,6 +189,7 @@ void broadcast(std::string& s) {
   if (!mpi_running()) return;
   int length = static_cast<int>(s.size());
   counters::add(counters::Kind::other_collective, 2);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
   s.resize(static_cast<std::size_t>(length));
   MPI_Bcast(s.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -193,6 +201,7 @@ std::vector<int> all_to_all_counts(const std::vector<int>& send) {
   if (!mpi_running()) return send;
   std::vector<int> received(send.size());
   counters::add(counters::Kind::other_collective);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Alltoall(send.data(), 1, MPI_INT, received.data(), 1, MPI_INT, MPI_COMM_WORLD);
   return received;
 }
@@ -206,6 +215,7 @@ std::vector<T> all_to_all(const std::vector<T>& send, const std::vector<int>& se
   const std::vector<int> send_at = offsets(send_counts), recv_at = offsets(recv_counts);
   std::vector<T> received(total(recv_counts));
   counters::add(counters::Kind::other_collective);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), mpi_type<T>(), received.data(),
                 recv_counts.data(), recv_at.data(), mpi_type<T>(), MPI_COMM_WORLD);
   return received;
@@ -214,6 +224,7 @@ std::vector<T> all_to_all(const std::vector<T>& send, const std::vector<int>& se
 void barrier() {
   if (!mpi_running()) return;
   counters::add(counters::Kind::other_collective);
+  const counters::MpiWait waiting;  // the collective(s) below
   MPI_Barrier(MPI_COMM_WORLD);
 }
 

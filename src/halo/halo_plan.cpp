@@ -66,6 +66,7 @@ void HaloPlan::count_exchange(std::size_t bytes) {
 
 double HaloPlan::wait_all() {
   const Timer t;
+  const counters::MpiWait waiting;
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   const double s = t.seconds();
   totals().wait_seconds += s;

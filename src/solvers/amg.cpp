@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 
+#include "backend/cpu/cpu_backend.hpp"
 #include "core/collectives.hpp"
 #include "core/counters.hpp"
 #include "core/error.hpp"
@@ -60,13 +62,20 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     return;
   }
   AmgHierarchy::Gathered& g = *h.gathered;
+  std::vector<index> owned(static_cast<std::size_t>(g.n_mine));
+  std::iota(owned.begin(), owned.end(), index{0});
+  auto host = std::make_unique<backend::cpu::CpuBackend>();
+  auto amg = std::make_unique<Amg>(*host, std::move(*g.hierarchy), g.n_global, sweeps);
+  auto rhs = host->make_field(g.n_global), e = host->make_field(g.n_global);
   gathered_ = Gathered{g.first,
                        g.n_mine,
                        std::move(h.levels.back().gid),
+                       std::move(owned),
                        all_gather(std::vector<int>{static_cast<int>(g.n_mine)}),
-                       std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps),
-                       be.make_field(g.n_global),
-                       be.make_field(g.n_global)};
+                       std::move(host),
+                       std::move(amg),
+                       std::move(rhs),
+                       std::move(e)};
 }
 
 void Amg::apply(const Field& r, Field& z) const {
@@ -148,14 +157,15 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   const Gathered& g = *gathered_;
   std::vector<real>& mine = host_mine_;
   std::vector<real>& all = host_all_;
-  mine.resize(static_cast<std::size_t>(b.size()));
-  be_.download(b, mine);
+  mine.resize(static_cast<std::size_t>(g.n_mine));
+  be_.download_indices(b, g.owned, mine);  // a GPU's gather into mapped memory, a fence
   counters::add(counters::Kind::coarse_gather);
   all.resize(static_cast<std::size_t>(g.rhs->size()));
-  all_gather(std::span<const real>(mine).first(static_cast<std::size_t>(g.n_mine)), g.counts, all);
-  be_.upload(all, *g.rhs);
+  all_gather(mine, g.counts, all);
+  g.host->upload(all, *g.rhs);
   g.amg->apply(*g.rhs, *g.e);
-  be_.download(*g.e, all);
+  g.host->download(*g.e, all);
+  // Uploads through a staging buffer and a kernel (no wait for the GPU's queue).
   if (g.gid.empty()) {  // the finest level: its owned entries
     be_.upload_range(std::span<const real>(all).subspan(static_cast<std::size_t>(g.first),
                                                         static_cast<std::size_t>(g.n_mine)),
@@ -166,7 +176,7 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   std::vector<real>& local = host_local_;
   local.resize(g.gid.size());
   for (std::size_t i = 0; i < local.size(); ++i) local[i] = all[static_cast<std::size_t>(g.gid[i])];
-  be_.upload(local, e);
+  be_.upload_range(local, e, 0);
 }
 
 AmgOptions amg_options(const backend::Backend& be) {

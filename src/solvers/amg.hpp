@@ -11,7 +11,8 @@
 // coarse ones), and every level is the Galerkin product of the whole operator: the iterations of
 // several ranks stay those of one (tests/solvers/amg_ranks_test.cpp). The distributed levels
 // stop at options.gather_size rows over all ranks: that level is gathered to every rank, which
-// coarsens it serially and runs its V-cycle redundantly (one read-back and one gather per cycle).
+// coarsens it serially and runs its V-cycle redundantly on the host (one fenced gather of the
+// owned entries, one all-gather and one staged upload per cycle).
 #pragma once
 
 #include <memory>
@@ -121,8 +122,9 @@ class Amg final : public Preconditioner {
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;
-  // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank
-  // (one read-back and one all-gather per cycle).
+  // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank's
+  // host (one gather of the owned entries through a fence, one all-gather, one staged upload
+  // per cycle: no read-back).
   void gathered_cycle(const backend::Field& b, backend::Field& e) const;
   const backend::Backend& be_;
   int sweeps_;
@@ -130,10 +132,15 @@ class Amg final : public Preconditioner {
   std::unique_ptr<backend::Matrix> coarse_inverse_;
   struct Gathered {  // no default member initializers: clang cannot construct it in place then
     index first, n_mine;
-    std::vector<index> gid;                  // of the last level's entities (empty: the finest)
-    std::vector<int> counts;                 // every rank's n_mine
+    std::vector<index> gid;    // of the last level's entities (empty: the finest)
+    std::vector<index> owned;  // 0 .. n_mine - 1: the entries of b this rank sends
+    std::vector<int> counts;   // every rank's n_mine
+    // The serial hierarchy runs on the host whatever be_ is: on a GPU its small levels would
+    // cost a dependent dispatch each, and moving its whole fields to and from the device two
+    // read-backs and two waits per cycle; declared before what lives on it.
+    std::unique_ptr<backend::Backend> host;
     std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
-    std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
+    std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result (on `host`)
   };
   std::optional<Gathered> gathered_;
   // gathered_cycle's host arrays, kept between cycles: this rank's part, every rank's (the

@@ -38,8 +38,30 @@ TEST(Counters, AGpuWaitIsCountedAndTimed) {
   }
   const counters::Snapshot d = counters::snapshot() - before;
   EXPECT_EQ(d[Kind::gpu_wait], 1u);
+  EXPECT_EQ(d[Kind::gpu_drain], 1u);  // a glFinish or a read-back unless said otherwise
   EXPECT_GE(d[Kind::gpu_wait_us], 2000u);
   EXPECT_LT(d[Kind::gpu_wait_us], 2000000u);
+}
+
+TEST(Counters, AFenceWaitDrainsNothing) {
+  const counters::Snapshot before = counters::snapshot();
+  { const counters::GpuWait wait(counters::GpuWait::Through::fence); }
+  const counters::Snapshot d = counters::snapshot() - before;
+  EXPECT_EQ(d[Kind::gpu_wait], 1u);
+  EXPECT_EQ(d[Kind::gpu_drain], 0u);
+}
+
+TEST(Counters, AnMpiWaitIsTimedNotCounted) {
+  const counters::Snapshot before = counters::snapshot();
+  {
+    const counters::MpiWait wait;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  const counters::Snapshot d = counters::snapshot() - before;
+  EXPECT_GE(d[Kind::mpi_wait_us], 2000u);
+  EXPECT_LT(d[Kind::mpi_wait_us], 2000000u);
+  EXPECT_EQ(d[Kind::reduction], 0u);
+  EXPECT_EQ(d[Kind::gpu_wait_us], 0u);
 }
 
 TEST(Counters, CountersOnlyGrow) {
@@ -61,6 +83,8 @@ TEST(Counters, EveryKindHasItsOwnName) {
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait)), "gpu_waits");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_wait_us)), "gpu_wait_microseconds");
   EXPECT_EQ(std::string(counters::name(Kind::gpu_dispatch)), "gpu_dispatches");
+  EXPECT_EQ(std::string(counters::name(Kind::gpu_drain)), "gpu_drains");
+  EXPECT_EQ(std::string(counters::name(Kind::mpi_wait_us)), "mpi_wait_microseconds");
 }
 
 TEST(Counters, CollectivesWithoutMpiCountNothing) {

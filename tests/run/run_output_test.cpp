@@ -122,6 +122,7 @@ TEST(Run, ReportsSolvesApartAndSynchronisations) {
   EXPECT_EQ(in_object(json, "reductions", "max_ranks_max"), in_object(json, "reductions", "max"));
   EXPECT_EQ(in_object(json, "coarse_gathers", "max"), 0) << json;
   EXPECT_EQ(in_object(json, "gpu_waits", "max"), 0) << json;
+  EXPECT_EQ(in_object(json, "gpu_drains", "max"), 0) << json;
   EXPECT_EQ(in_object(json, "gpu_dispatches", "max"), 0) << json;  // the cpu backend queues none
   std::filesystem::remove_all(dir);
 }
