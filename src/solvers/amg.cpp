@@ -7,7 +7,6 @@
 #include <numeric>
 #include <utility>
 
-#include "backend/cpu/cpu_backend.hpp"
 #include "core/collectives.hpp"
 #include "core/counters.hpp"
 #include "core/error.hpp"
@@ -62,20 +61,31 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     return;
   }
   AmgHierarchy::Gathered& g = *h.gathered;
-  std::vector<index> owned(static_cast<std::size_t>(g.n_mine));
-  std::iota(owned.begin(), owned.end(), index{0});
-  auto host = std::make_unique<backend::cpu::CpuBackend>();
-  auto amg = std::make_unique<Amg>(*host, std::move(*g.hierarchy), g.n_global, sweeps);
-  auto rhs = host->make_field(g.n_global), e = host->make_field(g.n_global);
+  const auto range = [](index first, index n) {
+    std::vector<index> v(static_cast<std::size_t>(n));
+    std::iota(v.begin(), v.end(), first);
+    return v;
+  };
+  const std::vector<index>& gid = h.levels.back().gid;
+  std::unique_ptr<backend::Matrix> select;
+  if (!gid.empty()) {
+    SparseMatrix s;
+    s.rows = static_cast<index>(gid.size());
+    s.cols = g.n_global;
+    s.offset = range(0, s.rows + 1);
+    s.column = gid;
+    s.value.assign(gid.size(), 1);
+    select = be.make_matrix(s);
+  }
   gathered_ = Gathered{g.first,
                        g.n_mine,
-                       std::move(h.levels.back().gid),
-                       std::move(owned),
+                       range(0, g.n_mine),
+                       gid.empty() ? range(g.first, g.n_mine) : std::vector<index>{},
                        all_gather(std::vector<int>{static_cast<int>(g.n_mine)}),
-                       std::move(host),
-                       std::move(amg),
-                       std::move(rhs),
-                       std::move(e)};
+                       std::make_unique<Amg>(be, std::move(*g.hierarchy), g.n_global, sweeps),
+                       be.make_field(g.n_global),
+                       be.make_field(g.n_global),
+                       std::move(select)};
 }
 
 void Amg::apply(const Field& r, Field& z) const {
@@ -162,21 +172,14 @@ void Amg::gathered_cycle(const Field& b, Field& e) const {
   counters::add(counters::Kind::coarse_gather);
   all.resize(static_cast<std::size_t>(g.rhs->size()));
   all_gather(mine, g.counts, all);
-  g.host->upload(all, *g.rhs);
+  be_.upload_range(all, *g.rhs, 0);  // through a staging buffer and a kernel: no wait
   g.amg->apply(*g.rhs, *g.e);
-  g.host->download(*g.e, all);
-  // Uploads through a staging buffer and a kernel (no wait for the GPU's queue).
-  if (g.gid.empty()) {  // the finest level: its owned entries
-    be_.upload_range(std::span<const real>(all).subspan(static_cast<std::size_t>(g.first),
-                                                        static_cast<std::size_t>(g.n_mine)),
-                     e, 0);
+  if (g.select) {  // owned and ghosts: no exchange before the prolongation
+    be_.matrix_apply(*g.select, *g.e, e);
     return;
   }
-  // Owned and ghosts: no exchange before the prolongation.
-  std::vector<real>& local = host_local_;
-  local.resize(g.gid.size());
-  for (std::size_t i = 0; i < local.size(); ++i) local[i] = all[static_cast<std::size_t>(g.gid[i])];
-  be_.upload_range(local, e, 0);
+  be_.download_indices(*g.e, g.mine_in_all, mine);  // the finest level: its owned entries
+  be_.upload_range(mine, e, 0);
 }
 
 AmgOptions amg_options(const backend::Backend& be) {

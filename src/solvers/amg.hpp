@@ -11,8 +11,8 @@
 // coarse ones), and every level is the Galerkin product of the whole operator: the iterations of
 // several ranks stay those of one (tests/solvers/amg_ranks_test.cpp). The distributed levels
 // stop at options.gather_size rows over all ranks: that level is gathered to every rank, which
-// coarsens it serially and runs its V-cycle redundantly on the host (one fenced gather of the
-// owned entries, one all-gather and one staged upload per cycle).
+// coarsens it serially and runs its V-cycle redundantly (one fenced gather of the owned entries,
+// one all-gather and one staged upload per cycle).
 #pragma once
 
 #include <memory>
@@ -122,9 +122,9 @@ class Amg final : public Preconditioner {
   };
   // e = M_l b on level l.
   void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;
-  // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank's
-  // host (one gather of the owned entries through a fence, one all-gather, one staged upload
-  // per cycle: no read-back).
+  // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank
+  // (a gather of the owned entries through a fence, an all-gather and a staged upload per
+  // cycle: no read-back, no wait for the GPU's whole queue).
   void gathered_cycle(const backend::Field& b, backend::Field& e) const;
   const backend::Backend& be_;
   int sweeps_;
@@ -132,20 +132,20 @@ class Amg final : public Preconditioner {
   std::unique_ptr<backend::Matrix> coarse_inverse_;
   struct Gathered {  // no default member initializers: clang cannot construct it in place then
     index first, n_mine;
-    std::vector<index> gid;    // of the last level's entities (empty: the finest)
     std::vector<index> owned;  // 0 .. n_mine - 1: the entries of b this rank sends
-    std::vector<int> counts;   // every rank's n_mine
-    // The serial hierarchy runs on the host whatever be_ is: on a GPU its small levels would
-    // cost a dependent dispatch each, and moving its whole fields to and from the device two
-    // read-backs and two waits per cycle; declared before what lives on it.
-    std::unique_ptr<backend::Backend> host;
+    // The finest level gathered (its global numbers of the ghosts are not known here): this
+    // rank's rows of the result, first .. first + n_mine - 1, read back and uploaded.
+    std::vector<index> mine_in_all;
+    std::vector<int> counts;                 // every rank's n_mine
     std::unique_ptr<Amg> amg;                // the serial hierarchy, fields of n_global
-    std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result (on `host`)
+    std::unique_ptr<backend::Field> rhs, e;  // its right-hand side and result
+    // A coarse level gathered: its local entities' rows of the result, S e with S the selection
+    // of their global numbers (one product, no read-back). Null on the finest level.
+    std::unique_ptr<backend::Matrix> select;
   };
   std::optional<Gathered> gathered_;
-  // gathered_cycle's host arrays, kept between cycles: this rank's part, every rank's (the
-  // right-hand side, then the result), this level's entries of the result.
-  mutable std::vector<real> host_mine_, host_all_, host_local_;
+  // gathered_cycle's host arrays, kept between cycles: this rank's part, every rank's.
+  mutable std::vector<real> host_mine_, host_all_;
 };
 
 // The options make_amg builds with: the coarsest size depends on the ranks and on whether `be`

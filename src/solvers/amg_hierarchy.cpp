@@ -597,11 +597,7 @@ AmgHierarchy::Gathered gather_level(const AmgLevel& last, halo::HaloPlan& plan,
   g.first = first[me];
   g.n_global = first.back();
   g.n_mine = last.a.rows;
-  // Its V-cycle runs on the host (Amg::gathered_cycle), where a level costs less than the dense
-  // solve of the GPU's larger coarsest size (amg_options).
-  AmgOptions serial = options;
-  serial.coarse_size = AmgOptions{}.coarse_size;
-  g.hierarchy = std::make_unique<AmgHierarchy>(build_amg(whole, serial));
+  g.hierarchy = std::make_unique<AmgHierarchy>(build_amg(whole, options));
   return g;
 }
 
