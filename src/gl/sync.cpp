@@ -3,6 +3,7 @@
 
 #include <epoxy/gl.h>
 
+#include <chrono>
 #include <optional>
 #include <utility>
 
@@ -17,9 +18,11 @@ GLsync as_sync(void* s) {
   return static_cast<GLsync>(s);
 }
 
-// The host blocks in the driver in steps of this long. Blocking beats spinning on polls: a
-// dispatch and a fence round trip took 17-20 us blocked and 29-35 us polled on an H100 (driver
-// 580), 1.3 us and 75 us on llvmpipe (whose threads the polling core takes away).
+// The host spins on the fence for this long (a halo exchange's pack is tens of microseconds),
+// then lets the driver block in steps of kBlockStep, which frees the core for other processes
+// (software rendering, several ranks per core in tests). Blocking from the first poll was tried
+// (2026-11-27): faster for a lone fence, slower in a 4-GPU run (docs/gpu.md, "Fences").
+constexpr std::chrono::microseconds kSpin{200};
 constexpr GLuint64 kBlockStepNs = 1'000'000;
 
 }  // namespace
@@ -57,6 +60,9 @@ void Fence::wait() {
   GLenum r = glClientWaitSync(as_sync(sync_), GL_SYNC_FLUSH_COMMANDS_BIT, 0);
   std::optional<counters::GpuWait> wait;
   if (r == GL_TIMEOUT_EXPIRED) wait.emplace(counters::GpuWait::Through::fence);
+  const auto spin_end = std::chrono::steady_clock::now() + kSpin;
+  while (r == GL_TIMEOUT_EXPIRED && std::chrono::steady_clock::now() < spin_end)
+    r = glClientWaitSync(as_sync(sync_), 0, 0);
   while (r == GL_TIMEOUT_EXPIRED) r = glClientWaitSync(as_sync(sync_), 0, kBlockStepNs);
   SCFD_CHECK(r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED,
              "glClientWaitSync failed (0x{:x})", r);
