@@ -77,6 +77,11 @@ OutputSettings read_output(const config::Case& c, const physics::Model& model) {
   o.interval = static_cast<int>(interval);
   static constexpr std::array<std::string_view, 2> formats = {"vtu", "vtkhdf"};
   o.vtkhdf_format = c.choice("output.format", formats, "vtu") == "vtkhdf";
+  static constexpr std::array<std::string_view, 3> compressions = {"lz4", "zlib", "none"};
+  const std::string compression = c.choice("output.compression", compressions, "lz4");
+  o.compression = compression == "zlib"   ? output::Compression::zlib
+                  : compression == "none" ? output::Compression::none
+                                          : output::Compression::lz4;
   const std::vector<std::string> valid = model.field_names();
   o.fields = c.get<std::vector<std::string>>("output.fields", valid);
   for (const auto& f : o.fields)
@@ -203,6 +208,7 @@ int run_case(const RunOptions& opt) {
   try {
     writer = std::make_unique<output::SeriesWriter>(mesh, out.directory, model->name(), log::rank(),
                                                     nranks);
+    writer->set_compression(out.compression);
   } catch (const InputError& e) {
     error = e.what();
   }

@@ -35,6 +35,7 @@ struct OutputSettings {
   // output.format = "vtkhdf": the fields go to this writer instead of the .vtu series (the
   // boundary file stays a .vtu).
   bool vtkhdf_format = false;
+  output::Compression compression = output::Compression::lz4;  // output.compression (.vtu)
   output::VtkHdfWriter* vtkhdf = nullptr;
 };
 

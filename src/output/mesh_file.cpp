@@ -26,7 +26,7 @@ std::filesystem::path write_mesh_vtu(const topology::Mesh& mesh, const std::file
   vtkSmartPointer<vtkUnstructuredGrid> grid = make_cell_grid(mesh, mesh.n_cells, nodes);
   for (const Field& f : point_fields) grid->GetPointData()->AddArray(real_array_view(f));
   for (const Field& f : cell_fields) grid->GetCellData()->AddArray(real_array_view(f));
-  write_vtu(grid, file);  // the grid, and with it the views, dies here
+  write_vtu(grid, file, Compression::lz4);  // the grid, and with it the views, dies here
   return file;
 }
 

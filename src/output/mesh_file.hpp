@@ -12,7 +12,7 @@
 namespace scfd::output {
 
 // Writes every node and cell of MESH (triangles with z = 0 in 2D, tetrahedra in 3D; appended raw
-// binary, zlib) to FILE via FILE.tmp + rename, with exactly the given arrays: point fields of
+// binary, lz4) to FILE via FILE.tmp + rename, with exactly the given arrays: point fields of
 // n_nodes tuples, cell fields of n_cells tuples, 1 or 3 components, unique non-empty names
 // (SCFD_CHECK). The parent directory must exist. InputError naming FILE if it cannot be written.
 // Returns FILE.

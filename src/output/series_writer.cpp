@@ -46,6 +46,7 @@ struct SeriesWriter::Impl {
   int piece_step = -1;           // rank 0: step and layout of its last piece, for write_index
   PieceLayout piece_layout;
   bool boundary_piece_written = false;  // rank 0: and its layout, for write_boundary_index
+  Compression compression = Compression::lz4;
   PieceLayout boundary_layout;
 
   // BASENAME_<STEM> plus "_<rank>" for a piece of a parallel output, then EXTENSION.
@@ -179,6 +180,10 @@ int SeriesWriter::nranks() const {
   return impl_->nranks;
 }
 
+void SeriesWriter::set_compression(Compression c) {
+  impl_->compression = c;
+}
+
 void SeriesWriter::continue_series(double time) {
   std::ifstream in(pvd_path());
   if (!in) return;
@@ -256,7 +261,7 @@ fs::path SeriesWriter::write_piece(double time, int step, std::span<const Field>
 
   const fs::path path = piece_path(step);
   PieceLayout layout = layout_of(s.grid);
-  write_vtu(s.grid, path);
+  write_vtu(s.grid, path, s.compression);
   if (s.rank == 0) {
     s.piece_step = step;
     s.piece_layout = std::move(layout);
@@ -297,7 +302,7 @@ fs::path SeriesWriter::write_boundary_piece() {
   Impl& s = *impl_;
   const fs::path path = boundary_piece_path();
   vtkSmartPointer<vtkUnstructuredGrid> grid = make_boundary_grid(*s.mesh, s.rank);
-  write_vtu(grid, path);
+  write_vtu(grid, path, s.compression);
   if (s.rank == 0) {
     s.boundary_layout = layout_of(grid);
     s.boundary_piece_written = true;

@@ -2,7 +2,8 @@
 //
 // Serial (nranks == 1):
 //   DIR/BASENAME_<step:06>.vtu        one VTK XML UnstructuredGrid per output time (appended raw
-//                                     binary, zlib) with the point and cell fields;
+//                                     binary, lz4 unless set_compression says otherwise) with
+//                                     the point and cell fields;
 //   DIR/BASENAME.pvd                  the time series of every .vtu this writer has written;
 //   DIR/BASENAME_boundary.vtu         the boundary faces (lines in 2D, triangles in 3D).
 // Parallel (nranks > 1), each rank writing its owned cells and the nodes they use:
@@ -42,6 +43,7 @@
 #include <span>
 #include <string>
 
+#include "output/compression.hpp"
 #include "output/field.hpp"
 #include "topology/mesh.hpp"
 
@@ -110,6 +112,9 @@ class SeriesWriter {
 
   int rank() const;
   int nranks() const;
+
+  // How the .vtu files written from now on are compressed (lz4 until set).
+  void set_compression(Compression c);
 
  private:
   struct Impl;

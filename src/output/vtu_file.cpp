@@ -52,7 +52,7 @@ std::string reason(unsigned long code, const ErrorCatcher& errors) {
 }
 
 void write_vtu_file(vtkUnstructuredGrid* grid, const std::filesystem::path& tmp,
-                    const std::filesystem::path& path) {
+                    const std::filesystem::path& path, Compression compression) {
   vtkNew<vtkXMLUnstructuredGridWriter> writer;
   vtkNew<ErrorCatcher> errors;
   writer->AddObserver(vtkCommand::ErrorEvent, errors);
@@ -62,7 +62,17 @@ void write_vtu_file(vtkUnstructuredGrid* grid, const std::filesystem::path& tmp,
   writer->SetFileName(tmp.c_str());
   writer->SetDataModeToAppended();
   writer->EncodeAppendedDataOff();  // raw binary, not base64
-  writer->SetCompressorTypeToZLib();
+  switch (compression) {
+    case Compression::lz4:
+      writer->SetCompressorTypeToLZ4();
+      break;
+    case Compression::zlib:
+      writer->SetCompressorTypeToZLib();
+      break;
+    case Compression::none:
+      writer->SetCompressorTypeToNone();
+      break;
+  }
   writer->SetHeaderTypeToUInt64();  // blocks over 4 GiB
   const int ok = writer->Write();
   const unsigned long code = writer->GetErrorCode();
@@ -72,9 +82,11 @@ void write_vtu_file(vtkUnstructuredGrid* grid, const std::filesystem::path& tmp,
 
 }  // namespace
 
-void write_vtu(vtkUnstructuredGrid* grid, const std::filesystem::path& path) {
-  write_file_atomic(path,
-                    [&](const std::filesystem::path& tmp) { write_vtu_file(grid, tmp, path); });
+void write_vtu(vtkUnstructuredGrid* grid, const std::filesystem::path& path,
+               Compression compression) {
+  write_file_atomic(path, [&](const std::filesystem::path& tmp) {
+    write_vtu_file(grid, tmp, path, compression);
+  });
 }
 
 }  // namespace scfd::output

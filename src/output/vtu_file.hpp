@@ -7,12 +7,16 @@
 
 #include <filesystem>
 
+#include "output/compression.hpp"
+
 namespace scfd::output {
 
 // Writes GRID (points, cells, point/cell/field data as they are) to PATH: appended raw binary,
-// zlib-compressed, 64-bit headers, via PATH.tmp + rename. VTK's Write() returns 1 even when it
-// fails, so its error code and error events are checked; any failure is an InputError naming
-// PATH (and nothing is left under PATH or PATH.tmp). VTK's own error text is captured, not printed.
-void write_vtu(vtkUnstructuredGrid* grid, const std::filesystem::path& path);
+// compressed as COMPRESSION says, 64-bit headers, via PATH.tmp + rename. VTK's Write() returns 1
+// even when it fails, so its error code and error events are checked; any failure is an InputError
+// naming PATH (and nothing is left under PATH or PATH.tmp). VTK's own error text is captured, not
+// printed.
+void write_vtu(vtkUnstructuredGrid* grid, const std::filesystem::path& path,
+               Compression compression);
 
 }  // namespace scfd::output

@@ -17,7 +17,10 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "output/output_test_util.hpp"
@@ -181,6 +184,31 @@ TEST(SeriesWriter, TwoStepsRoundTrip3D) {
 }
 TEST(SeriesWriter, HandBuiltMeshRoundTrip) {
   round_trip(test::two_triangles(), "round_trip_hand");
+}
+
+// Every compression writes the same arrays (read back by VTK), names its compressor in the file's
+// header, and lz4, the default, is what a writer uses until told otherwise.
+TEST(SeriesWriter, EveryCompressionRoundTrips) {
+  const topology::Mesh m = test::cube_mesh(3);
+  const fs::path dir = test::fresh_dir("compression");
+  const std::pair<std::optional<Compression>, const char*> cases[] = {
+      {std::nullopt, "compressor=\"vtkLZ4DataCompressor\""},
+      {Compression::lz4, "compressor=\"vtkLZ4DataCompressor\""},
+      {Compression::zlib, "compressor=\"vtkZLibDataCompressor\""},
+      {Compression::none, nullptr}};
+  int k = 0;
+  for (const auto& [compression, header] : cases) {
+    SeriesWriter w(m, dir / std::to_string(k++), "heat");
+    if (compression) w.set_compression(*compression);
+    const fs::path path = write_step(w, m, 7, 0.5);
+    expect_step(path, m, 7, 0.5);
+    const std::string text = test::read_text(path);
+    const std::string head = text.substr(0, text.find('\n'));
+    if (header != nullptr)
+      EXPECT_NE(head.find(header), std::string::npos) << head;
+    else
+      EXPECT_EQ(head.find("compressor="), std::string::npos) << head;
+  }
 }
 
 // VTK_TETRA needs positive orientation (node 3 on the side the right-hand normal of 0,1,2 points

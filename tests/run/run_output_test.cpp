@@ -50,6 +50,8 @@ TEST(Run, WritesProgressAndSeriesThatVtkReads) {
   EXPECT_NE(r.out.find("results: " + (dir / "heat.pvd").string()), std::string::npos) << r.out;
   EXPECT_TRUE(std::filesystem::exists(dir / "case.effective.toml"));
   EXPECT_TRUE(std::filesystem::exists(dir / "heat_boundary.vtu"));
+  const std::string first = test::slurp(dir / "heat_boundary.vtu");
+  EXPECT_NE(first.substr(0, first.find('\n')).find("vtkLZ4DataCompressor"), std::string::npos);
 
   const std::string json = test::slurp(dir / "heat_summary.json");
   const double nodes = test::json_number(json, "nodes"), cells = test::json_number(json, "cells");
@@ -78,6 +80,26 @@ TEST(Run, WritesProgressAndSeriesThatVtkReads) {
     EXPECT_GE(range[0], -1e-12);
     EXPECT_LE(range[1], 1.0 + 1e-12);
   }
+  std::filesystem::remove_all(dir);
+}
+
+// output.compression reaches every .vtu of the run (the writer's own round trip of each is
+// tests/output/series_writer_test); the default, lz4, is the other test's.
+TEST(Run, OutputCompressionReachesEveryFile) {
+  const auto dir = test::fresh_directory("compression");
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + kCube +
+                                   " --set time.end=0.005 --set output.compression=zlib" +
+                                   " --set output.directory=" + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".vtu") continue;
+    ++files;
+    const std::string text = test::slurp(entry.path());
+    EXPECT_NE(text.substr(0, text.find('\n')).find("vtkZLibDataCompressor"), std::string::npos)
+        << entry.path();
+  }
+  EXPECT_EQ(files, 3);  // steps 0 and 2 (dt 0.0025), the boundary
   std::filesystem::remove_all(dir);
 }
 
