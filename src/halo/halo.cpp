@@ -2,6 +2,8 @@
 #include "halo/halo.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <span>
 #include <vector>
 
 namespace scfd::halo {
@@ -70,11 +72,14 @@ HaloStats Halo::total() const {
   return t;
 }
 
-std::vector<index> ghosts_among(index n_owned, std::vector<index> items) {
-  std::erase_if(items, [&](index i) { return i < n_owned; });  // kNone < 0 goes too
-  std::sort(items.begin(), items.end());
-  items.erase(std::unique(items.begin(), items.end()), items.end());
-  return items;
+std::vector<index> ghosts_among(index n_owned, std::span<const index> items) {
+  // Only the ghosts are copied: on one rank a matrix's tens of millions of columns are none.
+  std::vector<index> ghosts;
+  std::copy_if(items.begin(), items.end(), std::back_inserter(ghosts),
+               [&](index i) { return i >= n_owned; });  // kNone < 0 is left out too
+  std::sort(ghosts.begin(), ghosts.end());
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  return ghosts;
 }
 
 std::vector<index> ghosts_read(const HaloPlan& plan, const backend::SparseMatrix& a) {

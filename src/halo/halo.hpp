@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <span>
 #include <vector>
 
 #include "backend/sparse_matrix.hpp"
@@ -35,7 +36,7 @@ struct Halo {
 // The distinct ghosts among `items` (local indices, any order, with repeats and kNone; the
 // ghosts are those >= n_owned), ascending: what HaloPlan::narrowed takes for a product whose
 // owned rows read `items`.
-std::vector<index> ghosts_among(index n_owned, std::vector<index> items);
+std::vector<index> ghosts_among(index n_owned, std::span<const index> items);
 // The ghosts a product with `a` reads: its columns >= plan.n_owned() (a's rows are the owned
 // entities of some plan, its columns every local entity of `plan`).
 std::vector<index> ghosts_read(const HaloPlan& plan, const backend::SparseMatrix& a);

@@ -53,7 +53,7 @@ class NodeSystemOperator final : public LinearOperator {
       nodes.push_back(m.edge_nodes[2 * e]);
       nodes.push_back(m.edge_nodes[2 * e + 1]);
     }
-    return halo::ghosts_among(m.n_owned_nodes, std::move(nodes));
+    return halo::ghosts_among(m.n_owned_nodes, nodes);
   }
 
   mutable halo::HaloPlan nodes_;

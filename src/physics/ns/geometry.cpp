@@ -126,30 +126,26 @@ std::vector<index> cell_reads(const topology::Mesh& m) {
     cells.push_back(m.face_cells[2 * f]);
     cells.push_back(m.face_cells[2 * f + 1]);
   }
-  return halo::ghosts_among(m.n_owned_cells, std::move(cells));
+  return halo::ghosts_among(m.n_owned_cells, cells);
 }
 
 std::vector<index> face_reads(const topology::Mesh& m) {
   return halo::ghosts_among(
       m.n_owned_faces,
-      std::vector<index>(
-          m.cell_faces.begin(),
-          m.cell_faces.begin() + static_cast<std::ptrdiff_t>(m.cell_width()) * m.n_owned_cells));
+      std::span(m.cell_faces).first(static_cast<std::size_t>(m.cell_width()) * m.n_owned_cells));
 }
 
 std::vector<index> rotation_reads(const topology::Mesh& m) {
   const index owned = m.n_owned_curl();
   return halo::ghosts_among(
-      m.n_owned_faces, std::vector<index>(m.curl_faces.item.begin(),
-                                          m.curl_faces.item.begin() + m.curl_faces.offset[owned]));
+      m.n_owned_faces,
+      std::span(m.curl_faces.item).first(static_cast<std::size_t>(m.curl_faces.offset[owned])));
 }
 
 std::vector<index> curl_reads(const topology::Mesh& m) {
   return halo::ghosts_among(
       m.n_owned_curl(),
-      std::vector<index>(
-          m.face_curl.begin(),
-          m.face_curl.begin() + static_cast<std::ptrdiff_t>(m.curl_width()) * m.n_owned_faces));
+      std::span(m.face_curl).first(static_cast<std::size_t>(m.curl_width()) * m.n_owned_faces));
 }
 
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo) {

@@ -84,7 +84,7 @@ MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backe
   if (!k.diagonal_stars()) {
     std::vector<index> faces = face_reads(m);
     faces.insert(faces.end(), k.face_star_ghosts.begin(), k.face_star_ghosts.end());
-    faces_ = halo.faces.narrowed(halo::ghosts_among(m.n_owned_faces, std::move(faces)));
+    faces_ = halo.faces.narrowed(halo::ghosts_among(m.n_owned_faces, faces));
     curl_star_ = curl_plan(halo, m).narrowed(k.edge_star_ghosts);
     mass_curl_ = curl_plan(halo, m).narrowed(k.mass_curl_ghosts);
     star_x_ = be.make_field(m.n_faces);
