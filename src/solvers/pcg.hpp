@@ -27,8 +27,9 @@ namespace scfd::solvers {
 // `residual` (the previous check: iteration k_prev, residual_prev; k_prev < 0 when there was
 // none). check_every > 0: that. check_every = 0 (automatic): 1 when `device` is false (a
 // read-back is free); on a device half the iterations the convergence rate since the previous
-// check predicts are still needed to reach `target`, between 1 and 64 (8 before a rate is known),
-// so checks come closer as the solve nears its tolerance.
+// check predicts are still needed to reach `target`, between 1 and k (at least 8, at most 64; 8
+// before a rate is known), so checks come closer as the solve nears its tolerance and a solve
+// runs at most about twice the iterations it needs.
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
                         real residual_prev, real target);
 

@@ -170,11 +170,14 @@ TEST(Pcg, AutomaticCheckInterval) {
   // A device: 8 before a rate is known or without progress; then half the predicted rest.
   EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9), 8);
   EXPECT_EQ(next_check_interval(0, true, 16, 1.0, 8, 1.0, 1e-9), 8);
-  // 1e-2 -> 1e-3 in 10 iterations: 60 more to 1e-9, so the next check in 30.
-  EXPECT_NEAR(next_check_interval(0, true, 20, 1e-3, 10, 1e-2, 1e-9), 30, 1);  // rounding
+  // 1e-2 -> 1e-3 in 10 iterations: 60 more to 1e-9, so the next check in 30 ...
+  EXPECT_NEAR(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9), 30, 1);  // rounding
+  // ... but no more iterations than done so far (at least 8).
+  EXPECT_EQ(next_check_interval(0, true, 20, 1e-3, 10, 1e-2, 1e-9), 20);
+  EXPECT_EQ(next_check_interval(0, true, 4, 0.5, 2, 1.0, 1e-9), 8);
   // Near the target: every iteration; far from it: at most 64.
   EXPECT_EQ(next_check_interval(0, true, 20, 1.1e-9, 10, 1e-8, 1e-9), 1);
-  EXPECT_EQ(next_check_interval(0, true, 20, 0.9, 10, 1.0, 1e-9), 64);
+  EXPECT_EQ(next_check_interval(0, true, 100, 0.9, 90, 1.0, 1e-9), 64);
 }
 
 }  // namespace
