@@ -1,4 +1,4 @@
-// Jacobi-preconditioned BiCGStab with its scalars on the backend (see bicgstab.hpp).
+// BiCGStab with its scalars on the backend (see bicgstab.hpp).
 #include "solvers/bicgstab.hpp"
 
 #include <fmt/format.h>
@@ -66,12 +66,20 @@ BiCgStab::BiCgStab(const backend::Backend& backend, index n)
 }
 
 SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                            const SolveOptions& opt) {
+                            const SolveOptions& opt, const Preconditioner* preconditioner) {
   SCFD_CHECK(a.size() == b.size() && b.size() == x.size() && x.size() == r_->size(),
              "BiCGStab sizes: operator {}, b {}, x {}, work {}", a.size(), b.size(), x.size(),
              r_->size());
-  a.diagonal(*t_);
-  be_.reciprocal(*t_, *dinv_);
+  if (preconditioner == nullptr) {
+    a.diagonal(*t_);
+    be_.reciprocal(*t_, *dinv_);
+  }
+  const auto precondition = [&](const backend::Field& in, backend::Field& out) {
+    if (preconditioner != nullptr)
+      preconditioner->apply(in, out);
+    else
+      be_.multiply(*dinv_, in, out);
+  };
   SolveResult res;
   const index n = a.owned();
   const StopRule rule = stop_rule(be_, b, n, opt);
@@ -154,12 +162,12 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     if (!ranks && stop_requested())
       return finish(SolveStatus::interrupted, fmt::format("stopped on request at iteration {}", k));
     be_.bicgstab_direction(k, *scalars_, *r_, *v_, *p_);  // p = r + beta (p - omega v)
-    be_.multiply(*dinv_, *p_, *p_hat_);
+    precondition(*p_, *p_hat_);
     a.apply(*p_hat_, *v_);
     be_.dot(*r0_, *v_, n, *scalars_, S::r0v);
     if (ranks) sum_slots_over_ranks(be_, *scalars_, sv, {S::r0v});
     be_.bicgstab_half(k, *scalars_, *r_, *v_, *s_);  // s = r - alpha v
-    be_.multiply(*dinv_, *s_, *s_hat_);
+    precondition(*s_, *s_hat_);
     a.apply(*s_hat_, *t_);
     be_.dot(*t_, *s_, n, *scalars_, S::ts);
     be_.dot(*t_, *t_, n, *scalars_, S::tt);

@@ -1,5 +1,5 @@
-// Jacobi-preconditioned BiCGStab (van der Vorst 1992; Saad, Iterative Methods for Sparse Linear
-// Systems, Alg. 7.7, with right preconditioning by M = diag(A)) for the non-symmetric systems:
+// BiCGStab (van der Vorst 1992; Saad, Iterative Methods for Sparse Linear Systems, Alg. 7.7, with
+// right preconditioning by M = diag(A)^-1 or a given Preconditioner) for the non-symmetric systems:
 // the momentum equation with implicit convection and ns-exact's streamfunction system
 // (docs/methods.md). Written against the Backend interface like Pcg: per iteration two operator
 // applications, five reductions into slots of Backend::Scalars (BicgstabSlots) and the vector
@@ -23,6 +23,7 @@
 
 #include "backend/backend.hpp"
 #include "solvers/linear_operator.hpp"
+#include "solvers/preconditioner.hpp"
 #include "solvers/solve_result.hpp"
 
 namespace scfd::solvers {
@@ -31,10 +32,11 @@ class BiCgStab {
  public:
   // Work vectors for operators of n local entries, allocated once.
   BiCgStab(const backend::Backend& backend, index n);
-  // Solves A x = b from the initial guess in x (its ghost entries are not updated). The diagonal
-  // of A is taken on every call.
+  // Solves A x = b from the initial guess in x (its ghost entries are not updated), right
+  // preconditioned by `preconditioner` (any fixed linear map; it need not be symmetric) or, when
+  // null, by diag(A)^-1, the diagonal taken on every call.
   SolveResult solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                    const SolveOptions& options);
+                    const SolveOptions& options, const Preconditioner* preconditioner = nullptr);
 
  private:
   const backend::Backend& be_;

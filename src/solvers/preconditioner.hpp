@@ -17,8 +17,8 @@
 
 namespace scfd::solvers {
 
-// z = M r, M an approximation of A^-1, symmetric positive definite, applied with backend
-// operations only (no read-back).
+// z = M r, M an approximation of A^-1 (symmetric positive definite for PCG; BiCGStab takes any
+// fixed linear map), applied with backend operations only (no read-back).
 class Preconditioner {
  public:
   virtual ~Preconditioner() = default;

@@ -76,7 +76,7 @@ TEST_P(NsParallel, Cavity2dMatchesSerial) {
   // The AMG hierarchy depends on the partition (aggregates stay within a rank) and on the local
   // numbering (inner entities first, the aggregation's order).
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"),
-              0.08 * serial.figure("iterations_total"));
+              0.15 * serial.figure("iterations_total"));
 }
 
 // The multigrid-preconditioned pressure solve (the default) gives the serial Jacobi-PCG answer to
@@ -124,7 +124,9 @@ class NsExactParallel : public ::testing::TestWithParam<int> {};
 // Runs CASE with ns-exact on 1 and GetParam() ranks; the figures agree and D U is at round-off.
 // The streamfunction is solved to 1e-12: BiCGStab's iterates depend on the order of the sums, and
 // the lift of the cylinder at 1e-9 differs between rank counts by 1e-6 (3e-4 relative); for the
-// same reason the iteration counts agree only to a few per cent (3D cylinder: 247 vs 259).
+// same reason the iteration counts agree only to a few per cent (3D cylinder: 247 vs 259); in 2D
+// the multigrid preconditioner's aggregates follow the partition too (Poiseuille, np 3: 168
+// against 150).
 Summary exact_matches_serial(const std::string& case_file, const std::string& case_sets,
                              std::initializer_list<const char*> figures) {
   const std::string sets = case_sets + " --set solver.momentum_tolerance=1e-12";
@@ -133,7 +135,7 @@ Summary exact_matches_serial(const std::string& case_file, const std::string& ca
   EXPECT_LE(s.figure("max_div_all_steps"), 1e-12) << s.json;
   for (const char* f : figures) expect_same(s, serial, f, 1e-8);
   EXPECT_NEAR(s.figure("iterations_total"), serial.figure("iterations_total"),
-              0.08 * serial.figure("iterations_total"));
+              0.15 * serial.figure("iterations_total"));
   return s;
 }
 

@@ -134,6 +134,8 @@ const BadValue kBadValues[] = {
     {"steady_initial", "heat-square", "initial.temperature=1",
      "initial.temperature: a steady run (time.mode = \"steady\") has no initial state"},
     {"device_mesh", "heat-square", "mesh.file='\"/dev/zero\"'", "/dev/zero: is not a regular file"},
+    {"stream_multigrid_in_3d", "cavity3d", "solver.stream_preconditioner=amg",
+     "solver.stream_preconditioner: amg is 2D only"},
     {"line_name_with_space", "cavity2d", "\"output.lines.'a b'.points=5\"",
      "output.lines.'a b': a line name may use only letters"},
 };

@@ -71,6 +71,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
     *f = be.make_field(m.n_curl());
   for (FieldPtr* f : {&rhs_, &face_work_, &residual_, &zero_faces_}) *f = be.make_field(m.n_faces);
   zero_cells_ = be.make_field(m.n_cells);
+  if (setup_.stream_preconditioner == "amg") system_.use_multigrid();
   set_boundary(flow_.t);
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
   // boundary data, R M C s = R M U_init (the system at nu dt = 0). In 3D, where M_RT is not the
@@ -110,7 +111,8 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
   be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s_boundary
   system_.project(*s_rhs_);
   system_.project(*s0_);
-  const solvers::SolveResult r = solver_.solve(system_, *s_rhs_, *s0_, setup_.momentum);
+  const solvers::SolveResult r =
+      solver_.solve(system_, *s_rhs_, *s0_, setup_.momentum, system_.preconditioner());
   require_converged(r, fmt::format("step {}: streamfunction", flow_.step + 1));
   system_.project(*s0_);
   be_.copy(*s_boundary_, *stream_);

@@ -48,6 +48,7 @@ struct Setup {
   solvers::SolveOptions momentum;       // solver.momentum_tolerance, solver.max_iterations
   solvers::SolveOptions pressure;       // solver.pressure_tolerance, solver.max_iterations
   std::string pressure_preconditioner;  // solver.preconditioner
+  std::string stream_preconditioner;    // solver.stream_preconditioner (ns-exact): amg, jacobi
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad

@@ -7,10 +7,12 @@
 #include <utility>
 #include <vector>
 
+#include "backend/operator_matrices.hpp"
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "halo/halo.hpp"
 #include "halo/overlap.hpp"
+#include "solvers/amg.hpp"
 
 namespace scfd::physics::ns {
 namespace {
@@ -39,6 +41,7 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
                                std::span<const real> edge_diagonal, real upwind)
     : m_(m),
       be_(be),
+      halo_(halo),
       k_(k),
       curl_x_(be.make_field(m.n_faces)),
       convected_(be.make_field(m.n_faces)),
@@ -67,9 +70,89 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
     stream_ = be.make_matrix(s);
     return;
   }
-  const FieldPtr w = be.make_field_from(edge_masses(m, face_diagonal)),
-                 zero = be.make_field(m.n_nodes);
+  edge_weight_ = edge_masses(m, face_diagonal);
+  node_area_.resize(edge_diagonal.size());
+  for (std::size_t i = 0; i < node_area_.size(); ++i) node_area_[i] = 1 / edge_diagonal[i];
+  const FieldPtr w = be.make_field_from(edge_weight_), zero = be.make_field(m.n_nodes);
   assembled_ = be.make_node_system(m, *zero, 1, *w, *zero);
+}
+
+StreamOperator::~StreamOperator() = default;
+
+// The multigrid preconditioner (see preconditioner() in the header). `free_area` is W^-1 on the
+// free entities and 0 elsewhere, `chain_scale` the Jacobi weight 1 / diag on the chain entities
+// and 0 elsewhere.
+class StreamOperator::Multigrid final : public solvers::Preconditioner {
+ public:
+  explicit Multigrid(const StreamOperator& op)
+      : op_(op),
+        free_area_(op.be_.make_field(op.size())),
+        chain_scale_(op.be_.make_field(op.size())),
+        t1_(op.be_.make_field(op.size())),
+        t2_(op.be_.make_field(op.size())) {}
+
+  // Brings the hierarchies and the masks up to date with op's nu_dt and boundary-data entities.
+  void update() {
+    const backend::Backend& be = op_.be_;
+    const bool fixed_changed = global_max(std::int64_t{op_.fixed_host_ != fixed_}) != 0;
+    if (fixed_changed) {
+      fixed_ = op_.fixed_host_;
+      const std::vector<real> zero(op_.node_area_.size(), 0);
+      laplacian_ = solvers::make_amg(
+          be, backend::node_system_matrix(op_.m_, zero, 1, op_.edge_weight_, fixed_),
+          curl_plan(op_.halo_, op_.m_), "stream (L)");
+      std::vector<real> area(fixed_.size());
+      for (std::size_t i = 0; i < area.size(); ++i) area[i] = (1 - fixed_[i]) * op_.node_area_[i];
+      be.upload(area, *free_area_);
+    }
+    const real nu_dt = op_.nu_dt;
+    if (fixed_changed || !(nu_dt <= 1.25 * built_nu_dt && nu_dt >= 0.8 * built_nu_dt)) {
+      built_nu_dt = nu_dt;
+      helmholtz_.reset();
+      if (nu_dt > 0)
+        helmholtz_ = solvers::make_amg(
+            be,
+            backend::node_system_matrix(op_.m_, op_.node_area_, nu_dt, op_.edge_weight_, fixed_),
+            curl_plan(op_.halo_, op_.m_), "stream (W^-1 + nu dt L)");
+    }
+    // Jacobi on the chain entities: 1 / diag(P R A C P) there (its diagonal changes with nu dt).
+    op_.diagonal(*t1_);
+    be.reciprocal(*t1_, *chain_scale_);
+    be.copy(*op_.unknown_, *t1_);
+    be.axpy(-1, *op_.free_, *t1_);  // 1 on the chain entities
+    be.multiply(*t1_, *chain_scale_, *chain_scale_);
+  }
+
+  void apply(const Field& r, Field& z) const override {
+    const backend::Backend& be = op_.be_;
+    laplacian_->apply(r, *t1_);
+    be.multiply(*free_area_, *t1_, *t2_);
+    if (helmholtz_)
+      helmholtz_->apply(*t2_, z);
+    else  // nu dt = 0: M = L^-1
+      be.copy(*t1_, z);
+    be.multiply(*op_.free_, z, z);
+    be.multiply(*chain_scale_, r, *t2_);
+    be.axpy(1, *t2_, z);
+  }
+
+ private:
+  const StreamOperator& op_;
+  std::vector<real> fixed_;  // the boundary-data entities the hierarchies were built for
+  real built_nu_dt = -1;
+  std::unique_ptr<solvers::Amg> laplacian_, helmholtz_;
+  FieldPtr free_area_, chain_scale_, t1_, t2_;
+};
+
+void StreamOperator::use_multigrid() {
+  SCFD_CHECK(m_.dim == 2, "the stream system's multigrid is 2D only");
+  multigrid_ = std::make_unique<Multigrid>(*this);
+}
+
+const solvers::Preconditioner* StreamOperator::preconditioner() {
+  if (!multigrid_) return nullptr;
+  multigrid_->update();
+  return multigrid_.get();
 }
 
 void StreamOperator::set_fixed(std::span<const real> fixed) {
@@ -108,6 +191,7 @@ void StreamOperator::set_chains(const std::vector<std::vector<real>>& chains) {
   }
   for (const std::vector<real>& q : basis) chains_.push_back(be_.make_field_from(q));
   chain_coef_.resize(chains_.size());
+  if (!chains_.empty()) chain_sums_ = be_.make_scalars(static_cast<index>(chains_.size()));
   update_masks();
 }
 
@@ -123,12 +207,17 @@ void StreamOperator::update_masks() {
   be_.upload(known, *known_);
 }
 
+// The chains' coefficients stay on the backend (slots of chain_sums_): no read-back on one rank.
 void StreamOperator::project(Field& x) const {
-  std::vector<real>& c = chain_coef_;
-  for (std::size_t k = 0; k < c.size(); ++k) c[k] = be_.dot(*chains_[k], x, m_.n_owned_curl());
-  if (!c.empty()) global_sum(std::span<real>(c));
+  const auto n_chains = static_cast<index>(chains_.size());
+  for (index k = 0; k < n_chains; ++k) be_.dot(*chains_[k], x, m_.n_owned_curl(), *chain_sums_, k);
+  if (n_chains > 0 && world_size() > 1) {
+    be_.read_scalars(*chain_sums_, chain_coef_);
+    global_sum(std::span<real>(chain_coef_));
+    be_.write_scalars(chain_coef_, *chain_sums_);
+  }
   be_.multiply(*free_, x, x);
-  for (std::size_t k = 0; k < c.size(); ++k) be_.axpy(c[k], *chains_[k], x);
+  for (index k = 0; k < n_chains; ++k) be_.axpy(*chain_sums_, {.slot = k}, *chains_[k], x);
 }
 
 void StreamOperator::apply(Field& x, Field& y) const {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "physics/ns/operators.hpp"
+#include "solvers/preconditioner.hpp"
 
 namespace scfd::physics::ns {
 
@@ -34,6 +35,7 @@ class StreamOperator final : public solvers::LinearOperator {
   StreamOperator(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                  const Coefficients& k, std::span<const real> face_diagonal,
                  std::span<const real> edge_diagonal, real upwind);
+  ~StreamOperator() override;
   index size() const override { return m_.n_curl(); }
   index owned() const override { return m_.n_owned_curl(); }
   void apply(Field& x, Field& y) const override;
@@ -50,6 +52,17 @@ class StreamOperator final : public solvers::LinearOperator {
   // x = P x, P the orthogonal projection onto the unknown space (owned entries; x with ghosts
   // keeps them consistent). The solved system is P (R A C) P.
   void project(Field& x) const;
+  // 2D: precondition the solve by multigrid from now on (below); preconditioner() is then
+  // non-null. Collective.
+  void use_multigrid();
+  // The preconditioner for a solve with the current nu_dt and boundary-data entities, null for
+  // Jacobi (BiCgStab's built-in). With multigrid: L W (W^-1 + nu dt L) is R A C without its
+  // convection and without the wall rows of W (the vorticity of the boundary nodes), so
+  // M = (W^-1 + nu dt L)^-1 W^-1 L^-1 on the free entities, with L and W^-1 + nu dt L restricted
+  // to them and each inverted by one V-cycle of smoothed-aggregation multigrid (solvers/amg.hpp);
+  // Jacobi on the chain entities. The second hierarchy is rebuilt when nu dt has moved by more
+  // than a quarter since it was built. Collective.
+  const solvers::Preconditioner* preconditioner();
   real nu_dt = 0;
   real convection_dt = 0;            // theta dt
   const Field* advecting = nullptr;  // a, with its ghosts; null: no convection
@@ -58,24 +71,30 @@ class StreamOperator final : public solvers::LinearOperator {
   // y = L x = R M C x on the owned entities; x needs its ghosts, or exchange_x (as for full).
   void laplacian(Field& x, Field& y, bool exchange_x) const;
 
+  class Multigrid;
+
   const topology::Mesh& m_;
   const backend::Backend& be_;
+  halo::Halo& halo_;
   const Coefficients& k_;
   void update_masks();
 
-  std::vector<real> fixed_host_, chain_host_;  // set_fixed; 1 on the entities of any chain
-  FieldPtr free_;                              // 1 on the unknown entities
-  FieldPtr unknown_, known_;                   // 1 on the free or chain entities; 1 - that
-  std::vector<FieldPtr> chains_;               // orthonormal basis of the chains' span
-  mutable std::vector<real> chain_coef_;       // project()'s coefficients (no allocation per call)
-  FieldPtr px_;                                // curl entities: P x
-  FieldPtr diag_mass_, diag_viscous_;          // diagonals of L and of L W L (owned entities)
-  FieldPtr lx_, wlx_;                          // curl entities: L x, W L x
-  std::unique_ptr<backend::Matrix> stream_;    // 3D: S = R M_RT C
-  FieldPtr curl_x_, convected_;                // faces: C x, C_a C x
-  FieldPtr rotated_;                           // curl entities: R C_a C x
+  std::vector<real> fixed_host_, chain_host_;     // set_fixed; 1 on the entities of any chain
+  FieldPtr free_;                                 // 1 on the unknown entities
+  FieldPtr unknown_, known_;                      // 1 on the free or chain entities; 1 - that
+  std::vector<FieldPtr> chains_;                  // orthonormal basis of the chains' span
+  std::unique_ptr<backend::Scalars> chain_sums_;  // project()'s coefficients, one slot a chain
+  mutable std::vector<real> chain_coef_;          // their host copy (several ranks: summed)
+  FieldPtr px_;                                   // curl entities: P x
+  FieldPtr diag_mass_, diag_viscous_;             // diagonals of L and of L W L (owned entities)
+  FieldPtr lx_, wlx_;                             // curl entities: L x, W L x
+  std::unique_ptr<backend::Matrix> stream_;       // 3D: S = R M_RT C
+  FieldPtr curl_x_, convected_;                   // faces: C x, C_a C x
+  FieldPtr rotated_;                              // curl entities: R C_a C x
   Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
+  std::vector<real> edge_weight_, node_area_;       // 2D: L's weight of each edge; W^-1
+  std::unique_ptr<Multigrid> multigrid_;            // use_multigrid
   // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
   // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
   // C x reads x there after L's exchange), star_plan_ the columns of W (3D), rotation_plan_ the
