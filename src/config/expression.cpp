@@ -2,6 +2,8 @@
 // postfix program, folding an operator whose operands are all constants as it is emitted.
 #include "config/expression.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -369,5 +371,10 @@ double Expression::run(double x, double y, double z, double t) const {
   return s[1];
 }
 // clang-format on
+
+bool Expression::uses_time() const {
+  return std::any_of(code_.begin(), code_.end(),
+                     [](const Instruction& i) { return i.op == Op::kT; });
+}
 
 }  // namespace scfd::config

@@ -44,6 +44,8 @@ class Expression {
 
   // True when the formula does not depend on x, y, z or t.
   bool is_constant() const { return code_.size() == 1 && code_[0].op == Op::kPush; }
+  // True when the formula reads t (its value may change from step to step).
+  bool uses_time() const;
 
   // The formula as written (or the constant's decimal text).
   const std::string& text() const { return text_; }

@@ -80,6 +80,13 @@ TEST(Expression, ConstantsAreFolded) {
   EXPECT_EQ(Expression()(1, 2, 3, 4), 0.0);
 }
 
+TEST(Expression, KnowsWhetherItReadsTime) {
+  EXPECT_TRUE(Expression::parse("x * exp(-t)").uses_time());
+  EXPECT_TRUE(Expression::parse("0 * t").uses_time());  // no algebra, only folding
+  EXPECT_FALSE(Expression::parse("4*0.3*y*(0.41-y)/0.41^2").uses_time());
+  EXPECT_FALSE(Expression::constant(2).uses_time());
+}
+
 TEST(Expression, EvaluatesAtEveryPoint) {
   const Expression e = Expression::parse("x*y + z - t");
   for (int i = 0; i < 10; ++i) {

@@ -64,7 +64,7 @@ solvers::SolveResult NsClassicalModel::project(const Field& u_star) {
 StepReport NsClassicalModel::advance() {
   SCFD_CHECK(flow_.step < total_steps(), "advance past the last step");
   const double dt = choose_dt();
-  if (setup_.bc_depends_on_position) upload_boundary(flow_.t + dt);
+  if (setup_.bc_depends_on_time) upload_boundary(flow_.t + dt);
   Timer phase;
   momentum_.nu_dt = setup_.viscosity * dt;
   momentum_.convection_dt = dt / 2;

@@ -126,7 +126,7 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
 StepReport NsExactModel::advance() {
   SCFD_CHECK(flow_.step < total_steps(), "advance past the last step");
   const double dt = choose_dt();
-  if (setup_.bc_depends_on_position) {
+  if (setup_.bc_depends_on_time) {
     upload_boundary(flow_.t + dt);
     set_boundary(flow_.t + dt);
   }
@@ -190,7 +190,7 @@ ModelState NsExactModel::state() {
 
 void NsExactModel::state_loaded() {
   FlowModel::state_loaded();
-  if (setup_.bc_depends_on_position) set_boundary(flow_.t);
+  if (setup_.bc_depends_on_time) set_boundary(flow_.t);
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * flow_.last_dt;
   momentum_.convection_dt = system_.convection_dt = flow_.last_dt / 2;
 }

@@ -218,7 +218,7 @@ ModelState FlowModel::state() {
 }
 
 void FlowModel::state_loaded() {
-  if (setup_.bc_depends_on_position) upload_boundary(shared_.t);
+  if (setup_.bc_depends_on_time) upload_boundary(shared_.t);
   cell_velocity_step_ = vorticity_step_ = -1;
 }
 

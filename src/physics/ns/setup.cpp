@@ -64,9 +64,8 @@ void read_boundaries(const config::Case& c, const topology::Mesh& m, Setup& s) {
     s.bcs.push_back(read_bc(c, m, static_cast<int>(p)));
     const BoundaryCondition& bc = s.bcs.back();
     s.has_outlet = s.has_outlet || bc.kind == BcKind::outlet;
-    for (const auto& u : bc.u)
-      s.bc_depends_on_position = s.bc_depends_on_position || !u.is_constant();
-    s.bc_depends_on_position = s.bc_depends_on_position || !bc.pressure.is_constant();
+    for (const auto& u : bc.u) s.bc_depends_on_time = s.bc_depends_on_time || u.uses_time();
+    s.bc_depends_on_time = s.bc_depends_on_time || bc.pressure.uses_time();
   }
 }
 

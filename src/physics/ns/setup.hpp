@@ -41,7 +41,9 @@ struct Setup {
   double upwind = 0;                   // 0 central, 1 first-order upwind (convection.scheme)
   std::vector<BoundaryCondition> bcs;  // one per mesh patch, in patch order
   bool has_outlet = false;
-  bool bc_depends_on_position = false;  // some boundary formula is not a constant
+  // Some boundary formula reads t: the boundary data is recomputed every step (a formula of the
+  // position alone gives the data of the set-up at every step).
+  bool bc_depends_on_time = false;
   config::Expression initial[3];
   bool has_exact = false;
   config::Expression exact[3];          // verification.velocity_x/y/z
