@@ -230,16 +230,16 @@ TEST(GlRun, CavityNsClassicalFp32RunsWithTheDefaults) {
 
 // ns-exact: one streamfunction solve per step and a pressure Poisson solve for the probes;
 // D U = D C s at round-off. BiCGStab's residual is not monotone: the order of the GPU's sums moves
-// the iteration where it crosses the tolerance by up to ~10 per solve (measured on llvmpipe with
-// texture fields: 110, 105, 100, 99, 89 against the cpu's 111, 114, 94, 101, 89; 476 against 509
-// in all), while every figure agrees to 1e-8.
+// the iteration where it crosses the tolerance (with Jacobi by up to ~10 per solve: 476 against
+// 509 in 5 steps), and a GPU checks it at intervals, so a solve may run a few iterations past it
+// (with the multigrid: 60 against the cpu's 53), while every figure agrees to 1e-8.
 TEST(GlRun, CavityNsExactFp64MatchesCpu) {
   for (const char* storage : {"buffer", "texture"}) {
     SCOPED_TRACE(storage);
     const auto [cpu_iterations, gpu_iterations] = expect_cavity_matches_cpu(
         std::string("--set solver.storage=") + storage,
         {.relative = 1e-8, .velocity = 1e-8, .pressure = 1e-8, .max_div = 1e-12}, "ns-exact");
-    EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations);
+    EXPECT_NEAR(gpu_iterations, cpu_iterations, 0.1 * cpu_iterations + 10);
   }
 }
 

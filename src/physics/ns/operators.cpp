@@ -1,6 +1,7 @@
 // The shared pieces of a Navier–Stokes step (see ns/operators.hpp).
 #include "physics/ns/operators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -241,7 +242,7 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       solvers::make_preconditioner(preconditioner, {be, matrix, halo.cells, "pressure"});
 }
 
-solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
+solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi, real v_floor) {
   be_.divergence(m_, v, *b_);
   be_.scale(-1, *b_, *b_);  // b = -D v
   // psi comes in holding the last solve's answer, the initial guess: the pressure correction
@@ -253,7 +254,8 @@ solvers::SolveResult PressureSolve::solve(const Field& v, Field& psi) {
   }
   solvers::SolveOptions options = options_;
   options.absolute_tolerance =
-      options.relative_tolerance * std::sqrt(global_sum(be_.dot(v, v, m_.n_owned_faces)));
+      options.relative_tolerance *
+      std::max(std::sqrt(global_sum(be_.dot(v, v, m_.n_owned_faces))), v_floor);
   const solvers::SolveResult r =
       pcg_.solve(operator_, *b_, psi, options, true, preconditioner_.get());
   if (!has_outlet_) {  // psi is defined up to a constant, which the preconditioner picks: fix it

@@ -235,9 +235,10 @@ class PressureSolve {
   // behind the operator that reads them); without
   // an outlet its mean over the cells is 0 (so the pressure's too, on every backend, rank count
   // and preconditioner). Stops
-  // at |r| <= tolerance |b| or |r| <= tolerance |v|: near a steady state D v is itself tiny, and
-  // a residual far below the fluxes of the flow changes nothing.
-  solvers::SolveResult solve(const Field& v, Field& psi);
+  // at |r| <= tolerance |b| or |r| <= tolerance max(|v|, v_floor): near a steady state D v is
+  // itself tiny, and a residual far below the fluxes of the flow changes nothing (v_floor: a
+  // flux norm that sets that scale when v is not the flow's fluxes).
+  solvers::SolveResult solve(const Field& v, Field& psi, real v_floor = 0);
 
  private:
   // a: the operator's matrix (PressureOperator::matrix), assembled once for the operator and the
