@@ -3,7 +3,6 @@
 #include "config/expression.hpp"
 
 #include <algorithm>
-
 #include <array>
 #include <charconv>
 #include <cmath>

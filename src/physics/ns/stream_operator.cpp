@@ -105,14 +105,13 @@ class StreamOperator::Multigrid final : public solvers::Preconditioner {
       for (std::size_t i = 0; i < area.size(); ++i) area[i] = (1 - fixed_[i]) * op_.node_area_[i];
       be.upload(area, *free_area_);
     }
-    const real nu_dt = op_.nu_dt;
-    if (fixed_changed || !(nu_dt <= 1.25 * built_nu_dt && nu_dt >= 0.8 * built_nu_dt)) {
-      built_nu_dt = nu_dt;
+    const real now = op_.nu_dt;
+    if (fixed_changed || !(now <= 1.25 * built_nu_dt_ && now >= 0.8 * built_nu_dt_)) {
+      built_nu_dt_ = now;
       helmholtz_.reset();
-      if (nu_dt > 0)
+      if (now > 0)
         helmholtz_ = solvers::make_amg(
-            be,
-            backend::node_system_matrix(op_.m_, op_.node_area_, nu_dt, op_.edge_weight_, fixed_),
+            be, backend::node_system_matrix(op_.m_, op_.node_area_, now, op_.edge_weight_, fixed_),
             curl_plan(op_.halo_, op_.m_), "stream (W^-1 + nu dt L)");
     }
     // Jacobi on the chain entities: 1 / diag(P R A C P) there (its diagonal changes with nu dt).
@@ -139,7 +138,7 @@ class StreamOperator::Multigrid final : public solvers::Preconditioner {
  private:
   const StreamOperator& op_;
   std::vector<real> fixed_;  // the boundary-data entities the hierarchies were built for
-  real built_nu_dt = -1;
+  real built_nu_dt_ = -1;    // the nu dt of helmholtz_ (-1: none built yet)
   std::unique_ptr<solvers::Amg> laplacian_, helmholtz_;
   FieldPtr free_area_, chain_scale_, t1_, t2_;
 };
