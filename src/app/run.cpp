@@ -66,7 +66,8 @@ BackendRequest read_backend_request(const config::Case& c) {
   return r;
 }
 
-OutputSettings read_output(const config::Case& c, const physics::Model& model) {
+// The [output] keys but the fields, read before the mesh: a typo there costs no set-up.
+OutputSettings read_output(const config::Case& c) {
   OutputSettings o;
   o.directory = c.directory() / c.get<std::string>("output.directory", "output");
   const long long interval = c.get<long long>("output.interval", 10);
@@ -82,13 +83,18 @@ OutputSettings read_output(const config::Case& c, const physics::Model& model) {
   o.compression = compression == "zlib"   ? output::Compression::zlib
                   : compression == "none" ? output::Compression::none
                                           : output::Compression::lz4;
+  return o;
+}
+
+// output.fields, checked against the model's names.
+std::vector<std::string> read_output_fields(const config::Case& c, const physics::Model& model) {
   const std::vector<std::string> valid = model.field_names();
-  o.fields = c.get<std::vector<std::string>>("output.fields", valid);
-  for (const auto& f : o.fields)
+  std::vector<std::string> fields = c.get<std::vector<std::string>>("output.fields", valid);
+  for (const auto& f : fields)
     if (std::find(valid.begin(), valid.end(), f) == valid.end())
       c.fail("output.fields", fmt::format("unknown field '{}' (valid: {}){}", f,
                                           config::join(valid), config::did_you_mean(f, valid)));
-  return o;
+  return fields;
 }
 
 // The figures of the model and its plugins for the summary. After a failed step the state may
@@ -155,6 +161,7 @@ int run_case(const RunOptions& opt) {
   RunSummary summary;
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
+  OutputSettings out = read_output(c);
   MeshInfo mesh_info;
   topology::Mesh mesh;
   {
@@ -173,7 +180,7 @@ int run_case(const RunOptions& opt) {
     ScopedPhase p(summary.timers, "setup");
     model = physics::make_model(c, mesh, be, halo);
   }
-  OutputSettings out = read_output(c, *model);
+  out.fields = read_output_fields(c, *model);
   const Plugins plugins = physics::make_plugins(c, *model, out.directory);
   const CheckpointSettings checkpoint_settings = read_checkpoint_settings(c, opt.restart);
   c.check_all_used();

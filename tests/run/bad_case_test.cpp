@@ -69,6 +69,19 @@ TEST(BadCommandLine, BadOverrideIsOneLineExit2) {
   EXPECT_NE(r.err.find("novalue"), std::string::npos) << r.err;
 }
 
+// The output's format and compression are checked before the mesh and the model's set-up
+// (minutes on a large mesh), not after them: no set-up line is printed.
+TEST(BadCommandLine, OutputKeysFailBeforeTheSetUp) {
+  const std::string path = std::string(SCFD_SOURCE_DIR) + "/cases/cavity2d/case.toml";
+  for (const char* set : {"output.format=vtk", "output.compression=lz5"}) {
+    const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + path + " --set " + set);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(std::string(set).substr(0, std::string(set).find('='))), std::string::npos)
+        << r.err;
+    EXPECT_EQ((r.out + r.err).find("preconditioner: AMG"), std::string::npos) << r.out;
+  }
+}
+
 TEST(BadCommandLine, MissingCaseFile) {
   const auto r = test::run_command(std::string(SCFD_BINARY) + " run /nonexistent/case.toml");
   EXPECT_EQ(r.exit_code, 2);
