@@ -83,7 +83,8 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   SolveResult res;
   const index n = a.owned();
   const StopRule rule = stop_rule(be_, b, n, opt);
-  const real target = rule.target, scale = rule.scale;  // captured below: not bindings
+  real target = rule.target;  // raised by the initial tolerance at iteration 0
+  const real scale = rule.scale;
   if (rule.zero_rhs) {
     be_.fill(x, 0);
     res.message = "right-hand side is zero: x = 0";
@@ -125,6 +126,7 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
       if (!ranks) be_.read_scalars(*scalars_, sv);
       res.iterations = k;
       res.residual = std::sqrt(sv[S::rr]);
+      if (k == 0) target = rule.start(res.residual, opt);
       if (!std::isfinite(res.residual))
         return finish(
             SolveStatus::breakdown,

@@ -82,13 +82,15 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
   }
   SolveResult res;
   const index n = a.owned();
-  const auto [target, scale, zero_rhs] = stop_rule(be_, b, n, opt);
-  if (zero_rhs) {  // the solution of A x = 0 is x = 0 (A is definite on the solved space)
+  const StopRule rule = stop_rule(be_, b, n, opt);
+  const real scale = rule.scale;
+  real target = rule.target;  // raised by the initial tolerance at iteration 0
+  if (rule.zero_rhs) {  // the solution of A x = 0 is x = 0 (A is definite on the solved space)
     be_.fill(x, 0);
     res.message = "right-hand side is zero: x = 0";
     return res;
   }
-  if (w_) return solve_ranks(a, b, x, opt, m, target, scale);
+  if (w_) return solve_ranks(a, b, x, opt, m, rule);
 
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
@@ -121,6 +123,7 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
       res.iterations = k;
       res.residual = std::sqrt(v[S::rr]);
       res.relative_residual = res.residual / scale;
+      if (k == 0) target = rule.start(res.residual, opt);
       if (ends_here(k, target, opt.max_iterations, res)) return res;
       const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
                                                residual_prev, target);
@@ -150,8 +153,10 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
 // one sum over the ranks instead of two, and alpha = r·z / (z·w - beta r·z / alpha_prev), beta =
 // r·z / r·z_prev are formed on the host, which has the sums. One more vector (w), one more axpy.
 SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                             const SolveOptions& opt, const Preconditioner* m, real target,
-                             real scale) {
+                             const SolveOptions& opt, const Preconditioner* m,
+                             const StopRule& rule) {
+  const real scale = rule.scale;
+  real target = rule.target;
   constexpr index kRz = 0, kZw = 1, kRr = 2;  // this iteration's slots of s_
   const index n = a.owned();
   a.apply(x, *r_);       // r = A x
@@ -175,6 +180,7 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
     res.iterations = k;
     res.residual = std::sqrt(rr);
     res.relative_residual = res.residual / scale;
+    if (k == 0) target = rule.start(res.residual, opt);
     if (ends_here(k, target, opt.max_iterations, res)) return res;
     if (stop > 0) {
       res.status = SolveStatus::interrupted;

@@ -46,8 +46,8 @@ class Pcg {
 
  private:
   SolveResult solve_ranks(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                          const SolveOptions& options, const Preconditioner* m, real target,
-                          real scale);
+                          const SolveOptions& options, const Preconditioner* m,
+                          const StopRule& rule);
   const backend::Backend& be_;
   bool device_;  // the backend's scalars live on a device: a read-back waits for the queue
   std::unique_ptr<backend::Field> r_, z_, p_, q_, dinv_;

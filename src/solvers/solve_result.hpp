@@ -10,7 +10,10 @@ namespace scfd::solvers {
 
 struct SolveOptions {
   real relative_tolerance = 1e-10;  // stop when |r| <= relative_tolerance |b| ...
-  real absolute_tolerance = 0;      // ... or |r| <= absolute_tolerance
+  real absolute_tolerance = 0;      // ... or |r| <= absolute_tolerance ...
+  // ... or |r| <= initial_tolerance |r_0|, r_0 = b - A x_0 the residual of the initial guess
+  // (OpenFOAM's relTol): a solve whose guess is close stops after a fixed reduction.
+  real initial_tolerance = 0;
   int max_iterations = 1000;
   // PCG: iterations between convergence checks (each a read-back on a GPU); 0: automatic
   // (solvers/pcg.hpp, next_check_interval).
@@ -23,12 +26,16 @@ struct SolveOptions {
 enum class SolveStatus { converged, max_iterations, breakdown, interrupted };
 
 // Where a solve of A x = b stops: |r| <= target = max(relative_tolerance |b|, absolute_tolerance)
-// (norms over the owned entries, all ranks); scale = |b| (1 when b = 0) turns a residual into
-// the relative one. For b = 0 the solvers return x = 0 at once (A is definite on the solved
-// space). Collective.
+// (norms over the owned entries, all ranks), raised to initial_tolerance |r_0| by the solver
+// once it has r_0 (start()); scale = |b| (1 when b = 0) turns a residual into the relative one.
+// For b = 0 the solvers return x = 0 at once (A is definite on the solved space). Collective.
 struct StopRule {
   real target = 0, scale = 1;
   bool zero_rhs = false;
+  // The target once |r_0| is known.
+  real start(real r0, const SolveOptions& options) const {
+    return target > options.initial_tolerance * r0 ? target : options.initial_tolerance * r0;
+  }
 };
 StopRule stop_rule(const backend::Backend& be, const backend::Field& b, index owned,
                    const SolveOptions& options);

@@ -5,6 +5,7 @@
 // right-hand side gives x = 0.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -70,6 +71,27 @@ TEST(BiCgStab, ConvergesOnANonSymmetricSystem) {
   // r0·r falls to 1e-10 |r0| |r| here; the restarts cut 313 iterations to 188.
   EXPECT_GE(res.restarts, 1);
   EXPECT_LT(res.iterations, 250);
+}
+
+// OpenFOAM's relTol (the momentum solve's solver.momentum_reduction): from a guess close to the
+// solution the solve stops once the residual has fallen by the factor.
+TEST(BiCgStab, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.05, 0.4);
+  BiCgStab solver(p.be, p.n);
+  ASSERT_TRUE(solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-4}).converged());
+  std::vector<real> guess(host(*p.x).begin(), host(*p.x).end());
+  a.apply(*p.x, *p.r);
+  p.be.xpay(*p.b, -1, *p.r);
+  const real r0 = std::sqrt(p.be.dot(*p.r, *p.r, p.n));
+  const SolveResult reduced =
+      solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .initial_tolerance = 1e-3});
+  ASSERT_TRUE(reduced.converged()) << reduced.message;
+  EXPECT_LE(reduced.residual, 1e-3 * r0);
+  EXPECT_GT(reduced.relative_residual, 1e-12);
+  std::copy(guess.begin(), guess.end(), host(*p.x).begin());
+  const SolveResult strict = solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12});
+  EXPECT_LT(reduced.iterations, strict.iterations);
 }
 
 // z = T^-1 r, T the symmetric part of ConvectionDiffusion (tridiagonal 2 + shift, -1): an exact

@@ -5,6 +5,7 @@
 // of a device comes closer as the residual nears its target.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -122,6 +123,27 @@ TEST(Pcg, AbsoluteToleranceStopsEarly) {
       pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .absolute_tolerance = 1e-2});
   EXPECT_TRUE(loose.converged());
   EXPECT_LT(loose.iterations, strict.iterations);
+}
+
+// OpenFOAM's relTol: from a guess close to the solution the solve stops once the residual has
+// fallen by the factor, well above relative_tolerance |b|.
+TEST(Pcg, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
+  Problem p;
+  Tridiagonal a(p.n, 0.01);
+  Pcg pcg(p.be, p.n);
+  ASSERT_TRUE(pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-4}).converged());
+  std::vector<real> guess(host(*p.x).begin(), host(*p.x).end());
+  a.apply(*p.x, *p.r);
+  p.be.xpay(*p.b, -1, *p.r);
+  const real r0 = std::sqrt(p.be.dot(*p.r, *p.r, p.n));
+  const auto reduced =
+      pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12, .initial_tolerance = 1e-3});
+  ASSERT_TRUE(reduced.converged()) << reduced.message;
+  EXPECT_LE(reduced.residual, 1e-3 * r0);
+  EXPECT_GT(reduced.relative_residual, 1e-12);
+  std::copy(guess.begin(), guess.end(), host(*p.x).begin());
+  const auto strict = pcg.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12});
+  EXPECT_LT(reduced.iterations, strict.iterations);
 }
 
 TEST(Pcg, CheckIntervalChangesWhereItStopsNotTheIterates) {

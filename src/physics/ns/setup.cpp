@@ -82,6 +82,12 @@ void read_solver(const config::Case& c, int dim, Setup& s) {
       log::warn("{}: {} is below what fp32 fields reach (about 1e-6): the solves may not converge",
                 key, options->relative_tolerance);
   }
+  // OpenFOAM's relTol for the momentum solve (0: off); the pressure keeps its tolerance (the
+  // projection's divergence is as small as its residual).
+  s.momentum.initial_tolerance = c.get<double>("solver.momentum_reduction", 0.0);
+  if (!(s.momentum.initial_tolerance >= 0 && s.momentum.initial_tolerance < 1))
+    c.fail("solver.momentum_reduction",
+           fmt::format("must be >= 0 and < 1, got {}", s.momentum.initial_tolerance));
   s.momentum.max_iterations = s.pressure.max_iterations = read_max_iterations(c);
   s.momentum.check_every = s.pressure.check_every = read_check_every(c);
   s.pressure_preconditioner = read_preconditioner(c, "amg");
