@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "app/backend_choice.hpp"
+#include "app/case_keys.hpp"
 #include "app/commands.hpp"
 #include "app/mesh_loading.hpp"
 #include "app/run_loop.hpp"
@@ -161,6 +162,7 @@ int run_case(const RunOptions& opt) {
   RunSummary summary;
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
+  check_fixed_tables(c);
   OutputSettings out = read_output(c);
   MeshInfo mesh_info;
   topology::Mesh mesh;

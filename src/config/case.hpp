@@ -110,6 +110,12 @@ class Case {
   // or, when no queried key is close, the valid keys of that table.
   void check_all_used() const;
 
+  // The same error, before anything is built, for a key under table `table` (one segment:
+  // "solver") that is not in `known` (names directly below it, every name any model reads): a
+  // typo there then costs no mesh or set-up. check_all_used() still reports a known key the
+  // case's model does not read.
+  void check_known_keys(std::string_view table, std::span<const std::string_view> known) const;
+
   // File + overrides + every default used, as TOML text (parses back to the same values).
   std::string effective_toml() const;
 

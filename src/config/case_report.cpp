@@ -120,6 +120,32 @@ void Case::check_all_used() const {
                     printable(first.key), suggestion(*state_, first.key), also);
 }
 
+void Case::check_known_keys(std::string_view table, std::span<const std::string_view> known) const {
+  const toml::table* t = state_->root[table].as_table();
+  if (t == nullptr) return;
+  std::vector<Unused> unknown;
+  for (const auto& [k, v] : *t)
+    if (std::find(known.begin(), known.end(), k.str()) == known.end()) {
+      const auto& begin = v.source().begin;
+      const std::string key = std::string(table) + "." + key_segment(k.str());
+      unknown.push_back(Unused{overridden(*state_, key), begin.line, begin.column, key, &v});
+    }
+  if (unknown.empty()) return;
+  const Unused& first =
+      *std::min_element(unknown.begin(), unknown.end(), [](const Unused& a, const Unused& b) {
+        return std::tie(a.from_override, a.line, a.column) <
+               std::tie(b.from_override, b.line, b.column);
+      });
+  const std::vector<std::string> names(known.begin(), known.end());
+  const std::string name = first.key.substr(table.size() + 1);
+  const std::string near = nearest(name, names);
+  const std::string hint = near.empty()
+                               ? fmt::format(" (valid keys in [{}]: {})", table, join(names))
+                               : fmt::format(" (did you mean '{}.{}'?)", table, near);
+  throw input_error("{}: unknown key '{}'{}", detail::locate(*state_, first.key, first.node),
+                    printable(first.key), hint);
+}
+
 std::string Case::effective_toml() const {
   toml::table effective = state_->root;
   std::vector<std::pair<std::string, const toml::node*>> leaves;

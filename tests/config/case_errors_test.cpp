@@ -137,6 +137,25 @@ TEST(CaseErrors, UnknownKeyListsTheTableWhenNothingIsClose) {
             "case.toml:2: unknown key 'whatever' (valid top-level keys: mesh, title)");
 }
 
+// check_known_keys: the same message from a list of names, before any key is read; the file's
+// keys first, then the overrides'; other tables and the known names pass.
+TEST(CaseErrors, KnownKeysOfAFixedTable) {
+  using namespace std::string_view_literals;
+  constexpr std::array known = {"max_iterations"sv, "tolerance"sv};
+  const Case c = Case::from_string("[solver]\ntolerance = 1\n[time]\nzzz = 1\n", "case.toml",
+                                   {"solver.tolerence=2", "solver.zzz=3"});
+  EXPECT_EQ(error_of([&] { c.check_known_keys("solver", known); }),
+            "case.toml: --set solver.tolerence=2: unknown key 'solver.tolerence' (did you mean "
+            "'solver.tolerance'?)");
+  const Case d = Case::from_string("[solver]\ntolerance = 1\nzzz = 2\n", "case.toml");
+  EXPECT_EQ(error_of([&] { d.check_known_keys("solver", known); }),
+            "case.toml:3: unknown key 'solver.zzz' (valid keys in [solver]: max_iterations, "
+            "tolerance)");
+  EXPECT_NO_THROW(d.check_known_keys("time", known));
+  const Case e = Case::from_string("[solver]\ntolerance = 1\n", "case.toml");
+  EXPECT_NO_THROW(e.check_known_keys("solver", known));
+}
+
 TEST(CaseErrors, UnknownKeysInUserNamedTables) {
   const Case c = Case::from_string(
       "[boundary.inlet]\ntype = \"wall\"\n[boundary.outlet]\ntpye = \"wall\"\n", "case.toml");
