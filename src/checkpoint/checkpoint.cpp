@@ -300,9 +300,11 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
     const physics::StateField& sf = state.fields[k];
     const BlockExchange& x = im.exchange(sf.entity, false);
     steps([&] {
-      if (!h5::exists(fields.get(), sf.name))
+      const std::string name =
+          !h5::exists(fields.get(), sf.name) && !sf.fallback.empty() ? sf.fallback : sf.name;
+      if (!h5::exists(fields.get(), name))
         throw h5::Error("the dataset /fields/" + sf.name + " is missing");
-      const h5::Id ds = h5::open_dataset(fields.get(), sf.name);
+      const h5::Id ds = h5::open_dataset(fields.get(), name);
       const std::string entity = h5::read_string(ds.get(), "entity").value_or("");
       if (entity != halo::entity_name(sf.entity) || h5::length(ds.get()) != im.count(sf.entity))
         throw h5::Error(

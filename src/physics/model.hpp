@@ -36,6 +36,9 @@ struct StateField {
   std::string name;
   halo::Entity entity;    // one value per local node, edge, face or cell (ghosts included)
   backend::Field* field;  // the model's own field
+  // A checkpoint of an earlier release without this dataset restores the field from this one
+  // instead (empty: the dataset is required).
+  std::string fallback = {};
 };
 struct StateValue {
   std::string name;

@@ -153,6 +153,32 @@ TEST(Restart, NsExactRepeatsTheRunBitForBit) {
   expect_bit_identical(kExact);
 }
 
+// A checkpoint of an earlier release has no streamfunction_unknowns_previous: the restart takes
+// the last unknowns for it (no extrapolation in its first step) and ends within the solver
+// tolerance of the uninterrupted run.
+TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
+  const fs::path dir = test::fresh_directory("restart_previous");
+  const Case& c = kExact;
+  const std::string common = c.args + " --set output.interval=10 ";
+  auto r = run(common + c.whole + in(dir / "whole"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = run(common + c.half + " --set checkpoint.every_steps=10" + in(dir / "part"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path checkpoint = dir / "part" / (c.model + "_checkpoint_000010.h5");
+  const hid_t f = H5Fopen(checkpoint.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(H5Ldelete(f, "/fields/streamfunction_unknowns_previous", H5P_DEFAULT), 0);
+  H5Fclose(f);
+  r = run(common + c.whole + " --restart " + checkpoint.string() + in(dir / "part"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto whole = figures(dir / "whole", c.model), part = figures(dir / "part", c.model);
+  ASSERT_TRUE(whole.count("kinetic_energy")) << r.out;
+  EXPECT_NEAR(part.at("kinetic_energy"), whole.at("kinetic_energy"),
+              1e-8 * whole.at("kinetic_energy"));
+  EXPECT_NE(part.at("kinetic_energy"), whole.at("kinetic_energy"))
+      << "the first step after the restart should start from x^n, not the extrapolation";
+  fs::remove_all(dir);
+}
+
 // The forces of the steps after a restart are those of the uninterrupted run, the first one's
 // du/dt included (U^(n-1) and the last step are in the checkpoint).
 TEST(Restart, ForcesGoOnAsWithoutTheRestart) {
