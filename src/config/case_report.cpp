@@ -19,6 +19,11 @@ struct Unused {
   const toml::node* node;
 };
 
+// The order of the report: the file's keys in file order, then the overrides'.
+bool reported_before(const Unused& a, const Unused& b) {
+  return std::tie(a.from_override, a.line, a.column) < std::tie(b.from_override, b.line, b.column);
+}
+
 bool overridden(const CaseState& state, std::string_view key) {
   for (const Override& o : state.overrides)
     if (detail::is_key_prefix(o.key, key) || detail::is_key_prefix(key, o.key)) return true;
@@ -106,10 +111,7 @@ void Case::check_all_used() const {
   std::vector<Unused> unused;
   collect_unused(*state_, state_->root, "", unused);
   if (unused.empty()) return;
-  std::stable_sort(unused.begin(), unused.end(), [](const Unused& a, const Unused& b) {
-    return std::tie(a.from_override, a.line, a.column) <
-           std::tie(b.from_override, b.line, b.column);
-  });
+  std::stable_sort(unused.begin(), unused.end(), reported_before);
   const Unused& first = unused.front();
   std::string also;
   constexpr std::size_t kListed = 5;
@@ -131,11 +133,7 @@ void Case::check_known_keys(std::string_view table, std::span<const std::string_
       unknown.push_back(Unused{overridden(*state_, key), begin.line, begin.column, key, &v});
     }
   if (unknown.empty()) return;
-  const Unused& first =
-      *std::min_element(unknown.begin(), unknown.end(), [](const Unused& a, const Unused& b) {
-        return std::tie(a.from_override, a.line, a.column) <
-               std::tie(b.from_override, b.line, b.column);
-      });
+  const Unused& first = *std::min_element(unknown.begin(), unknown.end(), reported_before);
   const std::vector<std::string> names(known.begin(), known.end());
   const std::string name = first.key.substr(table.size() + 1);
   const std::string near = nearest(name, names);
