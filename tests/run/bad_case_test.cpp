@@ -147,8 +147,6 @@ const BadValue kBadValues[] = {
     {"steady_initial", "heat-square", "initial.temperature=1",
      "initial.temperature: a steady run (time.mode = \"steady\") has no initial state"},
     {"device_mesh", "heat-square", "mesh.file='\"/dev/zero\"'", "/dev/zero: is not a regular file"},
-    {"stream_multigrid_in_3d", "cavity3d", "solver.stream_preconditioner=amg",
-     "solver.stream_preconditioner: amg is 2D only"},
     {"momentum_reduction_of_one", "cavity2d", "solver.momentum_reduction=1",
      "solver.momentum_reduction: must be >= 0 and < 1, got 1"},
     {"line_name_with_space", "cavity2d", "\"output.lines.'a b'.points=5\"",

@@ -69,7 +69,7 @@ void read_boundaries(const config::Case& c, const topology::Mesh& m, Setup& s) {
   }
 }
 
-void read_solver(const config::Case& c, int dim, Setup& s) {
+void read_solver(const config::Case& c, Setup& s) {
   // fp32 fields hold about 7 digits: a relative residual much below 1e-6 is out of their reach
   // (the singular pressure system of a cavity then drifts along the constants until the
   // iteration cap), so the defaults follow the precision (solver.precision, checked by the run).
@@ -92,11 +92,7 @@ void read_solver(const config::Case& c, int dim, Setup& s) {
   s.momentum.check_every = s.pressure.check_every = read_check_every(c);
   s.pressure_preconditioner = read_preconditioner(c, "amg");
   static constexpr std::array<std::string_view, 2> stream = {"amg", "jacobi"};
-  s.stream_preconditioner =
-      c.choice("solver.stream_preconditioner", stream, dim == 2 ? "amg" : "jacobi");
-  if (dim == 3 && s.stream_preconditioner == "amg")
-    c.fail("solver.stream_preconditioner",
-           "amg is 2D only (the 3D edge system needs an auxiliary-space multigrid); use jacobi");
+  s.stream_preconditioner = c.choice("solver.stream_preconditioner", stream, "amg");
 }
 
 void read_fluid(const config::Case& c, Setup& s) {
@@ -129,7 +125,7 @@ Setup read_setup(const config::Case& c, const topology::Mesh& m) {
   read_velocity(c, "initial.velocity_", m.dim, s.initial);
   s.has_exact = c.has("verification");
   if (s.has_exact) read_velocity(c, "verification.velocity_", m.dim, s.exact);
-  read_solver(c, m.dim, s);
+  read_solver(c, s);
   return s;
 }
 

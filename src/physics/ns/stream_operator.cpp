@@ -66,13 +66,16 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   const auto [dm, dv] = stream_diagonals(m, s, edge_diagonal);
   diag_mass_ = be.make_field_from(dm);
   diag_viscous_ = be.make_field_from(dv);
+  star_inverse_.resize(edge_diagonal.size());
+  for (std::size_t i = 0; i < star_inverse_.size(); ++i) star_inverse_[i] = 1 / edge_diagonal[i];
   if (m.dim == 3) {
     stream_ = be.make_matrix(s);
+    stream_l1_.assign(static_cast<std::size_t>(s.rows), 0);
+    for (index i = 0; i < s.rows; ++i)
+      for (index j = s.offset[i]; j < s.offset[i + 1]; ++j) stream_l1_[i] += std::abs(s.value[j]);
     return;
   }
   edge_weight_ = edge_masses(m, face_diagonal);
-  node_area_.resize(edge_diagonal.size());
-  for (std::size_t i = 0; i < node_area_.size(); ++i) node_area_[i] = 1 / edge_diagonal[i];
   const FieldPtr w = be.make_field_from(edge_weight_), zero = be.make_field(m.n_nodes);
   assembled_ = be.make_node_system(m, *zero, 1, *w, *zero);
 }
@@ -82,7 +85,7 @@ StreamOperator::~StreamOperator() = default;
 // The multigrid preconditioner (see preconditioner() in the header). `free_area` is W^-1 on the
 // free entities and 0 elsewhere, `chain_scale` the Jacobi weight 1 / diag on the chain entities
 // and 0 elsewhere.
-class StreamOperator::Multigrid final : public solvers::Preconditioner {
+class StreamOperator::Multigrid final : public StreamOperator::Tracking {
  public:
   explicit Multigrid(const StreamOperator& op)
       : op_(op),
@@ -92,17 +95,18 @@ class StreamOperator::Multigrid final : public solvers::Preconditioner {
         t2_(op.be_.make_field(op.size())) {}
 
   // Brings the hierarchies and the masks up to date with op's nu_dt and boundary-data entities.
-  void update() {
+  void update() override {
     const backend::Backend& be = op_.be_;
     const bool fixed_changed = global_max(std::int64_t{op_.fixed_host_ != fixed_}) != 0;
     if (fixed_changed) {
       fixed_ = op_.fixed_host_;
-      const std::vector<real> zero(op_.node_area_.size(), 0);
+      const std::vector<real> zero(op_.star_inverse_.size(), 0);
       laplacian_ = solvers::make_amg(
           be, backend::node_system_matrix(op_.m_, zero, 1, op_.edge_weight_, fixed_),
           curl_plan(op_.halo_, op_.m_), "stream (L)");
       std::vector<real> area(fixed_.size());
-      for (std::size_t i = 0; i < area.size(); ++i) area[i] = (1 - fixed_[i]) * op_.node_area_[i];
+      for (std::size_t i = 0; i < area.size(); ++i)
+        area[i] = (1 - fixed_[i]) * op_.star_inverse_[i];
       be.upload(area, *free_area_);
     }
     const real now = op_.nu_dt;
@@ -111,15 +115,11 @@ class StreamOperator::Multigrid final : public solvers::Preconditioner {
       helmholtz_.reset();
       if (now > 0)
         helmholtz_ = solvers::make_amg(
-            be, backend::node_system_matrix(op_.m_, op_.node_area_, now, op_.edge_weight_, fixed_),
+            be,
+            backend::node_system_matrix(op_.m_, op_.star_inverse_, now, op_.edge_weight_, fixed_),
             curl_plan(op_.halo_, op_.m_), "stream (W^-1 + nu dt L)");
     }
-    // Jacobi on the chain entities: 1 / diag(P R A C P) there (its diagonal changes with nu dt).
-    op_.diagonal(*t1_);
-    be.reciprocal(*t1_, *chain_scale_);
-    be.copy(*op_.unknown_, *t1_);
-    be.axpy(-1, *op_.free_, *t1_);  // 1 on the chain entities
-    be.multiply(*t1_, *chain_scale_, *chain_scale_);
+    op_.chain_scale(*chain_scale_, *t1_);  // the diagonal changes with nu dt
   }
 
   void apply(const Field& r, Field& z) const override {
@@ -143,9 +143,19 @@ class StreamOperator::Multigrid final : public solvers::Preconditioner {
   FieldPtr free_area_, chain_scale_, t1_, t2_;
 };
 
+void StreamOperator::chain_scale(Field& scale, Field& work) const {
+  diagonal(work);
+  be_.reciprocal(work, scale);
+  be_.copy(*unknown_, work);
+  be_.axpy(-1, *free_, work);  // 1 on the chain entities
+  be_.multiply(work, scale, scale);
+}
+
 void StreamOperator::use_multigrid() {
-  SCFD_CHECK(m_.dim == 2, "the stream system's multigrid is 2D only");
-  multigrid_ = std::make_unique<Multigrid>(*this);
+  if (m_.dim == 2)
+    multigrid_ = std::make_unique<Multigrid>(*this);
+  else
+    multigrid_ = make_edge_multigrid();
 }
 
 const solvers::Preconditioner* StreamOperator::preconditioner() {

@@ -52,16 +52,23 @@ class StreamOperator final : public solvers::LinearOperator {
   // x = P x, P the orthogonal projection onto the unknown space (owned entries; x with ghosts
   // keeps them consistent). The solved system is P (R A C) P.
   void project(Field& x) const;
-  // 2D: precondition the solve by multigrid from now on (below); preconditioner() is then
-  // non-null. Collective.
+  // Precondition the solve by multigrid from now on (below); preconditioner() is then non-null.
+  // Collective.
   void use_multigrid();
   // The preconditioner for a solve with the current nu_dt and boundary-data entities, null for
   // Jacobi (BiCgStab's built-in). With multigrid: L W (W^-1 + nu dt L) is R A C without its
-  // convection and without the wall rows of W (the vorticity of the boundary nodes), so
-  // M = (W^-1 + nu dt L)^-1 W^-1 L^-1 on the free entities, with L and W^-1 + nu dt L restricted
-  // to them and each inverted by one V-cycle of smoothed-aggregation multigrid (solvers/amg.hpp);
-  // Jacobi on the chain entities. The second hierarchy is rebuilt when nu dt has moved by more
-  // than a quarter since it was built. Collective.
+  // convection and without the wall rows of W (the vorticity of the boundary entities; in 3D W
+  // is taken by its diagonal), so M = (W^-1 + nu dt L)^-1 W^-1 L^-1 on the free entities, with L
+  // and W^-1 + nu dt L restricted to them; Jacobi on the chain entities.
+  // - 2D: both are node matrices, each inverted by one V-cycle of smoothed-aggregation
+  //   multigrid (solvers/amg.hpp).
+  // - 3D: both are edge matrices of curl-curl type (L = S, singular on the gradients), each
+  //   inverted by one cycle of the auxiliary-space preconditioner of Hiptmair and Xu: l1-Jacobi
+  //   sweeps on the edges around a correction from a node multigrid through the interpolation
+  //   Pi of node vector fields and (W^-1 + nu dt S only) the gradient G
+  //   (ns/stream_edge_multigrid.cpp).
+  // The hierarchy that depends on nu dt is rebuilt when nu dt has moved by more than a quarter
+  // (2D) or a factor 2 (3D, where it costs more) since it was built. Collective.
   const solvers::Preconditioner* preconditioner();
   real nu_dt = 0;
   real convection_dt = 0;            // theta dt
@@ -71,7 +78,17 @@ class StreamOperator final : public solvers::LinearOperator {
   // y = L x = R M C x on the owned entities; x needs its ghosts, or exchange_x (as for full).
   void laplacian(Field& x, Field& y, bool exchange_x) const;
 
-  class Multigrid;
+  // A multigrid preconditioner kept up to date with nu_dt and the boundary-data entities.
+  class Tracking : public solvers::Preconditioner {
+   public:
+    virtual void update() = 0;
+  };
+  class Multigrid;      // 2D
+  class EdgeMultigrid;  // 3D (ns/stream_edge_multigrid.cpp)
+  std::unique_ptr<Tracking> make_edge_multigrid() const;
+  // The preconditioners' Jacobi weight on the chain entities: 1 / diag(P R A C P) there, 0
+  // elsewhere (work: scratch of the same size).
+  void chain_scale(Field& scale, Field& work) const;
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
@@ -93,8 +110,10 @@ class StreamOperator final : public solvers::LinearOperator {
   FieldPtr rotated_;                              // curl entities: R C_a C x
   Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
-  std::vector<real> edge_weight_, node_area_;       // 2D: L's weight of each edge; W^-1
-  std::unique_ptr<Multigrid> multigrid_;            // use_multigrid
+  std::vector<real> edge_weight_;                   // 2D: L's weight of each edge
+  std::vector<real> star_inverse_;                  // 1 / diag(W) on every curl entity
+  std::vector<real> stream_l1_;          // 3D: sum_j |S_ij| on every owned edge (l1-Jacobi)
+  std::unique_ptr<Tracking> multigrid_;  // use_multigrid
   // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
   // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
   // C x reads x there after L's exchange), star_plan_ the columns of W (3D), rotation_plan_ the
