@@ -229,18 +229,18 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
         op_.be_.make_matrix(leading_rows(solvers::transpose(t), space.k * m.n_owned_nodes));
   }
 
-  // u = b - A x on the free edges, with its ghosts, for A = S (nu_dt = 0) or W^-1 + nu_dt S
-  // (x: its ghosts are exchanged here).
-  void residual(real nu_dt, const Field& b, Field& x, Field& u) const {
+  // u = b - A x on the free edges, with its ghosts, for A = S (c = 0) or W^-1 + c S (x: its
+  // ghosts are exchanged here).
+  void residual(real c, const Field& b, Field& x, Field& u) const {
     const backend::Backend& be = op_.be_;
     halo::HaloPlan& edges = curl_plan(op_.halo_, op_.m_);
     edges.exchange(be, x);
-    if (nu_dt == 0) {
+    if (c == 0) {
       be.matrix_residual(*op_.stream_, b, x, u);
     } else {
       be.matrix_apply(*op_.stream_, x, *t_);
       be.multiply(*free_area_, x, u);
-      be.axpy(nu_dt, *t_, u);
+      be.axpy(c, *t_, u);
       be.xpay(b, -1, u);
     }
     be.multiply(*op_.free_, u, u);
