@@ -159,7 +159,7 @@ TEST(NsVerification, ExactStreamMultigridKeepsIterationsFlat) {
 // The 3D stream system's auxiliary-space multigrid (solver.stream_preconditioner = amg, the
 // default): the Ethier-Steinman flow (nu = 1, the viscous part of the system dominant) on 4^3
 // and 8^3 jittered cubes, dt proportional to h, 5 steps. Iterations per step grow far less than
-// under Jacobi (measured 43, 55 against 75, 210; 72 against 609 at 16^3), and the flow is the
+// under Jacobi (measured 31, 37 against 75, 210; 50 against 609 at 16^3), and the flow is the
 // Jacobi solve's to the solver tolerance.
 TEST(NsVerification, ExactStreamMultigrid3dKeepsIterationsNearlyFlat) {
   std::vector<double> its;

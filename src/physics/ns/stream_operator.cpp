@@ -70,6 +70,7 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   for (std::size_t i = 0; i < star_inverse_.size(); ++i) star_inverse_[i] = 1 / edge_diagonal[i];
   if (m.dim == 3) {
     stream_ = be.make_matrix(s);
+    stream_diagonal_ = dm;
     stream_l1_.assign(static_cast<std::size_t>(s.rows), 0);
     for (index i = 0; i < s.rows; ++i)
       for (index j = s.offset[i]; j < s.offset[i + 1]; ++j) stream_l1_[i] += std::abs(s.value[j]);

@@ -62,13 +62,12 @@ class StreamOperator final : public solvers::LinearOperator {
   // and W^-1 + nu dt L restricted to them; Jacobi on the chain entities.
   // - 2D: both are node matrices, each inverted by one V-cycle of smoothed-aggregation
   //   multigrid (solvers/amg.hpp).
-  // - 3D: both are edge matrices of curl-curl type (L = S, singular on the gradients), each
-  //   inverted by one cycle of the auxiliary-space preconditioner of Hiptmair and Xu: l1-Jacobi
-  //   sweeps on the edges around a correction from a node multigrid through the interpolation
-  //   Pi of node vector fields and (W^-1 + nu dt S only) the gradient G
-  //   (ns/stream_edge_multigrid.cpp).
-  // The hierarchy that depends on nu dt is rebuilt when nu dt has moved by more than a quarter
-  // (2D) or a factor 2 (3D, where it costs more) since it was built. Collective.
+  // - 3D: L = S is an edge matrix of curl-curl type, singular on the gradients: one cycle of
+  //   the auxiliary-space preconditioner of Hiptmair and Xu (l1-Jacobi sweeps on the edges
+  //   around a correction from a node multigrid through the interpolation of node vector
+  //   fields), and W^-1 + nu dt S by its diagonal (ns/stream_edge_multigrid.cpp).
+  // The 2D hierarchy that depends on nu dt is rebuilt when nu dt has moved by more than a
+  // quarter since it was built. Collective.
   const solvers::Preconditioner* preconditioner();
   real nu_dt = 0;
   real convection_dt = 0;            // theta dt
@@ -113,6 +112,7 @@ class StreamOperator final : public solvers::LinearOperator {
   std::vector<real> edge_weight_;                   // 2D: L's weight of each edge
   std::vector<real> star_inverse_;                  // 1 / diag(W) on every curl entity
   std::vector<real> stream_l1_;          // 3D: sum_j |S_ij| on every owned edge (l1-Jacobi)
+  std::vector<real> stream_diagonal_;    // 3D: S_ii on every owned edge
   std::unique_ptr<Tracking> multigrid_;  // use_multigrid
   // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
   // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
