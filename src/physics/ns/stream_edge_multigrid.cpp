@@ -50,7 +50,7 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
   explicit EdgeMultigrid(const StreamOperator& op)
       : op_(op), plan_(std::make_unique<halo::HaloPlan>(node_vector_plan(op.m_))) {
     const backend::Backend& be = op.be_;
-    for (FieldPtr* f : {&chain_scale_, &weight_s_, &weight_x_, &r_, &y_, &t_, &u_})
+    for (FieldPtr* f : {&chain_scale_, &weight_s_, &weight_x_, &y_, &t_, &u_})
       *f = be.make_field(op.size());
     for (FieldPtr* f : {&a_, &b_}) *f = be.make_field(3 * op.m_.n_nodes);
   }
@@ -58,41 +58,34 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
   void update() override {
     const backend::Backend& be = op_.be_;
     const bool fixed_changed = global_max(std::int64_t{op_.fixed_host_ != fixed_}) != 0;
-    if (fixed_changed) {
+    if (fixed_changed) {  // l1-Jacobi on the free edges: 1 / sum_j |S_ij|
       fixed_ = op_.fixed_host_;
       build_space();
-    }
-    const real now = op_.nu_dt;
-    if (fixed_changed || now != weights_nu_dt_) {
-      weights_nu_dt_ = now;
-      // On the free edges: l1-Jacobi for S, 1 / sum_j |S_ij|, and the second factor by its
-      // diagonal, W^-1 / (W^-1 + nu dt S_ii).
-      std::vector<real> ws(fixed_.size(), 0), wx(fixed_.size(), 0);
+      std::vector<real> ws(fixed_.size(), 0);
       for (std::size_t i = 0; i < op_.stream_l1_.size(); ++i)
-        if (fixed_[i] == 0) {
-          const real l1 = op_.stream_l1_[i], area = op_.star_inverse_[i];
-          ws[i] = l1 > 0 ? 1 / l1 : 0;
-          wx[i] = area / (area + now * op_.stream_diagonal_[i]);
-        }
+        if (fixed_[i] == 0 && op_.stream_l1_[i] > 0) ws[i] = 1 / op_.stream_l1_[i];
       be.upload(ws, *weight_s_);
-      be.upload(wx, *weight_x_);
+    }
+    if (fixed_changed || op_.nu_dt != weight_nu_dt_) {
+      weight_nu_dt_ = op_.nu_dt;
+      op_.second_factor(*weight_x_);
     }
     op_.chain_scale(*chain_scale_, *t_);
   }
 
-  // z = D y with y = B r: y = J r; y += Pi K^-1 Pi^T (r - S y); y += J (r - S y).
+  // z = D y with y = B r: y = J r; y += Pi K^-1 Pi^T (r - S y); y += J (r - S y). r's ghosts
+  // are not read (the weights are 0 there).
   void apply(const Field& r, Field& z) const override {
     const backend::Backend& be = op_.be_;
-    be.copy(r, *r_);
-    edges().exchange(be, *r_);
-    be.multiply(*weight_s_, *r_, *y_);
-    residual(*r_, *y_, *u_);
+    be.multiply(*weight_s_, r, *y_);
+    residual(r, *y_, *u_);
+    edges().exchange(be, *u_);  // Pi^T reads the ghosts
     be.matrix_apply(*to_nodes_, *u_, *a_);
     amg_->apply(*a_, *b_);
     plan_->exchange(be, *b_);
     be.matrix_apply(*to_edges_, *b_, *t_);
     be.axpy(1, *t_, *y_);
-    residual(*r_, *y_, *u_);
+    residual(r, *y_, *u_);
     be.multiply(*weight_s_, *u_, *u_);
     be.axpy(1, *u_, *y_);
     be.multiply(*weight_x_, *y_, z);
@@ -163,24 +156,23 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
     amg_ = solvers::make_amg(op_.be_, kkk, *plan_, "stream (S, nodal vector space)");
   }
 
-  // u = r - S y on the free edges, with its ghosts (y: its ghosts are exchanged here).
+  // u = r - S y on the free owned edges (y: its ghosts are exchanged here).
   void residual(const Field& r, Field& y, Field& u) const {
     const backend::Backend& be = op_.be_;
     edges().exchange(be, y);
     be.matrix_residual(*op_.stream_, r, y, u);
     be.multiply(*op_.free_, u, u);
-    edges().exchange(be, u);
   }
 
   const StreamOperator& op_;
   std::vector<real> fixed_;               // the boundary-data edges Pi and K were built for
-  real weights_nu_dt_ = -1;               // the nu dt of weight_x_ (-1: none yet)
+  real weight_nu_dt_ = -1;                // the nu dt of weight_x_ (-1: none yet)
   std::unique_ptr<halo::HaloPlan> plan_;  // nodes, three values each
   std::unique_ptr<backend::Matrix> to_edges_, to_nodes_;  // Pi (owned edges), Pi^T (owned nodes)
   std::unique_ptr<solvers::Amg> amg_;                     // K
   // edges: the chain entities' Jacobi weights; the free edges' l1-Jacobi weights of S and
   // second-factor diagonal; scratch
-  FieldPtr chain_scale_, weight_s_, weight_x_, r_, y_, t_, u_;
+  FieldPtr chain_scale_, weight_s_, weight_x_, y_, t_, u_;
   FieldPtr a_, b_;  // node vectors: scratch
 };
 

@@ -68,9 +68,9 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   diag_viscous_ = be.make_field_from(dv);
   star_inverse_.resize(edge_diagonal.size());
   for (std::size_t i = 0; i < star_inverse_.size(); ++i) star_inverse_[i] = 1 / edge_diagonal[i];
+  stream_diagonal_ = dm;
   if (m.dim == 3) {
     stream_ = be.make_matrix(s);
-    stream_diagonal_ = dm;
     stream_l1_.assign(static_cast<std::size_t>(s.rows), 0);
     for (index i = 0; i < s.rows; ++i)
       for (index j = s.offset[i]; j < s.offset[i + 1]; ++j) stream_l1_[i] += std::abs(s.value[j]);
@@ -83,66 +83,55 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
 
 StreamOperator::~StreamOperator() = default;
 
-// The multigrid preconditioner (see preconditioner() in the header). `free_area` is W^-1 on the
-// free entities and 0 elsewhere, `chain_scale` the Jacobi weight 1 / diag on the chain entities
-// and 0 elsewhere.
+// The 2D multigrid preconditioner (see preconditioner() in the header): D L^-1 on the free
+// nodes, L^-1 one V-cycle, and Jacobi on the chain entities.
 class StreamOperator::Multigrid final : public StreamOperator::Tracking {
  public:
   explicit Multigrid(const StreamOperator& op)
       : op_(op),
-        free_area_(op.be_.make_field(op.size())),
+        weight_(op.be_.make_field(op.size())),
         chain_scale_(op.be_.make_field(op.size())),
-        t1_(op.be_.make_field(op.size())),
-        t2_(op.be_.make_field(op.size())) {}
+        t_(op.be_.make_field(op.size())) {}
 
-  // Brings the hierarchies and the masks up to date with op's nu_dt and boundary-data entities.
   void update() override {
-    const backend::Backend& be = op_.be_;
     const bool fixed_changed = global_max(std::int64_t{op_.fixed_host_ != fixed_}) != 0;
     if (fixed_changed) {
       fixed_ = op_.fixed_host_;
-      const std::vector<real> zero(op_.star_inverse_.size(), 0);
+      const std::vector<real> zero(fixed_.size(), 0);
       laplacian_ = solvers::make_amg(
-          be, backend::node_system_matrix(op_.m_, zero, 1, op_.edge_weight_, fixed_),
+          op_.be_, backend::node_system_matrix(op_.m_, zero, 1, op_.edge_weight_, fixed_),
           curl_plan(op_.halo_, op_.m_), "stream (L)");
-      std::vector<real> area(fixed_.size());
-      for (std::size_t i = 0; i < area.size(); ++i)
-        area[i] = (1 - fixed_[i]) * op_.star_inverse_[i];
-      be.upload(area, *free_area_);
     }
-    const real now = op_.nu_dt;
-    if (fixed_changed || !(now <= 1.25 * built_nu_dt_ && now >= 0.8 * built_nu_dt_)) {
-      built_nu_dt_ = now;
-      helmholtz_.reset();
-      if (now > 0)
-        helmholtz_ = solvers::make_amg(
-            be,
-            backend::node_system_matrix(op_.m_, op_.star_inverse_, now, op_.edge_weight_, fixed_),
-            curl_plan(op_.halo_, op_.m_), "stream (W^-1 + nu dt L)");
+    if (fixed_changed || op_.nu_dt != weight_nu_dt_) {
+      weight_nu_dt_ = op_.nu_dt;
+      op_.second_factor(*weight_);
     }
-    op_.chain_scale(*chain_scale_, *t1_);  // the diagonal changes with nu dt
+    op_.chain_scale(*chain_scale_, *t_);  // the diagonal changes with nu dt
   }
 
   void apply(const Field& r, Field& z) const override {
     const backend::Backend& be = op_.be_;
-    laplacian_->apply(r, *t1_);
-    be.multiply(*free_area_, *t1_, *t2_);
-    if (helmholtz_)
-      helmholtz_->apply(*t2_, z);
-    else  // nu dt = 0: M = L^-1
-      be.copy(*t1_, z);
-    be.multiply(*op_.free_, z, z);
-    be.multiply(*chain_scale_, r, *t2_);
-    be.axpy(1, *t2_, z);
+    laplacian_->apply(r, *t_);
+    be.multiply(*weight_, *t_, z);
+    be.multiply(*chain_scale_, r, *t_);
+    be.axpy(1, *t_, z);
   }
 
  private:
   const StreamOperator& op_;
-  std::vector<real> fixed_;  // the boundary-data entities the hierarchies were built for
-  real built_nu_dt_ = -1;    // the nu dt of helmholtz_ (-1: none built yet)
-  std::unique_ptr<solvers::Amg> laplacian_, helmholtz_;
-  FieldPtr free_area_, chain_scale_, t1_, t2_;
+  std::vector<real> fixed_;  // the boundary-data entities the hierarchy was built for
+  real weight_nu_dt_ = -1;   // the nu dt of weight_ (-1: none yet)
+  std::unique_ptr<solvers::Amg> laplacian_;
+  FieldPtr weight_, chain_scale_, t_;  // D; the chain entities' Jacobi weights; scratch
 };
+
+void StreamOperator::second_factor(Field& weight) const {
+  std::vector<real> w(fixed_host_.size(), 0);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    if (fixed_host_[i] == 0)
+      w[i] = star_inverse_[i] / (star_inverse_[i] + nu_dt * stream_diagonal_[i]);
+  be_.upload(w, weight);
+}
 
 void StreamOperator::chain_scale(Field& scale, Field& work) const {
   diagonal(work);

@@ -58,16 +58,15 @@ class StreamOperator final : public solvers::LinearOperator {
   // The preconditioner for a solve with the current nu_dt and boundary-data entities, null for
   // Jacobi (BiCgStab's built-in). With multigrid: L W (W^-1 + nu dt L) is R A C without its
   // convection and without the wall rows of W (the vorticity of the boundary entities; in 3D W
-  // is taken by its diagonal), so M = (W^-1 + nu dt L)^-1 W^-1 L^-1 on the free entities, with L
-  // and W^-1 + nu dt L restricted to them; Jacobi on the chain entities.
-  // - 2D: both are node matrices, each inverted by one V-cycle of smoothed-aggregation
-  //   multigrid (solvers/amg.hpp).
-  // - 3D: L = S is an edge matrix of curl-curl type, singular on the gradients: one cycle of
-  //   the auxiliary-space preconditioner of Hiptmair and Xu (l1-Jacobi sweeps on the edges
-  //   around a correction from a node multigrid through the interpolation of node vector
-  //   fields), and W^-1 + nu dt S by its diagonal (ns/stream_edge_multigrid.cpp).
-  // The 2D hierarchy that depends on nu dt is rebuilt when nu dt has moved by more than a
-  // quarter since it was built. Collective.
+  // is taken by its diagonal), so M = D L^-1 on the free entities with D the second factor
+  // (W^-1 + nu dt L)^-1 W^-1 by its diagonal, W^-1 / (W^-1 + nu dt L_ii), and L restricted to
+  // them; Jacobi on the chain entities. L^-1 is
+  // - 2D (a node matrix): one V-cycle of smoothed-aggregation multigrid (solvers/amg.hpp);
+  // - 3D (L = S, an edge matrix of curl-curl type, singular on the gradients): one cycle of the
+  //   auxiliary-space preconditioner of Hiptmair and Xu, l1-Jacobi sweeps on the edges around a
+  //   correction from a node multigrid through the interpolation of node vector fields
+  //   (ns/stream_edge_multigrid.cpp).
+  // Collective.
   const solvers::Preconditioner* preconditioner();
   real nu_dt = 0;
   real convection_dt = 0;            // theta dt
@@ -88,6 +87,9 @@ class StreamOperator final : public solvers::LinearOperator {
   // The preconditioners' Jacobi weight on the chain entities: 1 / diag(P R A C P) there, 0
   // elsewhere (work: scratch of the same size).
   void chain_scale(Field& scale, Field& work) const;
+  // D of preconditioner() for the current nu_dt: W^-1 / (W^-1 + nu dt L_ii) on the free
+  // entities, 0 elsewhere.
+  void second_factor(Field& weight) const;
 
   const topology::Mesh& m_;
   const backend::Backend& be_;
@@ -110,9 +112,9 @@ class StreamOperator final : public solvers::LinearOperator {
   Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
   std::vector<real> edge_weight_;                   // 2D: L's weight of each edge
-  std::vector<real> star_inverse_;                  // 1 / diag(W) on every curl entity
+  std::vector<real> star_inverse_;                  // W^-1: 1 / diag(W) on every curl entity
   std::vector<real> stream_l1_;          // 3D: sum_j |S_ij| on every owned edge (l1-Jacobi)
-  std::vector<real> stream_diagonal_;    // 3D: S_ii on every owned edge
+  std::vector<real> stream_diagonal_;    // L_ii on every curl entity (0 at the ghosts)
   std::unique_ptr<Tracking> multigrid_;  // use_multigrid
   // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
   // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
