@@ -26,7 +26,7 @@ constexpr std::array kForces = {"axis"sv,
 constexpr std::array kMesh = {"divisions"sv, "file"sv, "generate"sv, "jitter"sv, "seed"sv};
 constexpr std::array kOutput = {"compression"sv, "directory"sv, "fields"sv,
                                 "format"sv,      "interval"sv,  "lines"sv};
-constexpr std::array kParallel = {"overlap"sv};
+constexpr std::array kParallel = {"overlap"sv, "threads"sv};
 constexpr std::array kPhysics = {"model"sv};
 constexpr std::array kSolver = {"absolute_tolerance"sv,
                                 "backend"sv,

@@ -30,6 +30,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/stop.hpp"
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "halo/halo.hpp"
 #include "output/atomic_file.hpp"
@@ -152,6 +153,16 @@ std::string write_on_rank0(const std::filesystem::path& path, const std::string&
   return first_message(error);
 }
 
+// [parallel] threads: the host threads of the set-up's loops (core/threads.hpp); 0 (the default):
+// the cores this process may run on, shared among the ranks of its node.
+int read_threads(const config::Case& c) {
+  const long long n = c.get<long long>("parallel.threads", 0);
+  if (n < 0 || n > 1024)
+    c.fail("parallel.threads",
+           fmt::format("must be 0 (automatic) or between 1 and 1024, got {}", n));
+  return n == 0 ? default_host_threads() : static_cast<int>(n);
+}
+
 int run_case(const RunOptions& opt) {
   // From the start: a stop requested during the set-up ends the run after its first step.
   clear_stop_request();
@@ -163,6 +174,7 @@ int run_case(const RunOptions& opt) {
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
   check_fixed_tables(c);
+  set_host_threads(read_threads(c));
   OutputSettings out = read_output(c);
   MeshInfo mesh_info;
   topology::Mesh mesh;
@@ -195,7 +207,8 @@ int run_case(const RunOptions& opt) {
   log::info("model: {}, {} step{}", model->name(), model->total_steps(),
             model->total_steps() == 1 ? "" : "s");
   for (const std::string& line : model->notes()) log::info("{}", line);
-  log::info("backend: {}", chosen.description);
+  log::info("backend: {}; {} host thread{} per rank for the set-up", chosen.description,
+            host_threads(), host_threads() == 1 ? "" : "s");
   if (nranks > 1 && chosen.rank_devices.front() >= 0) {
     log::info("GPU of each rank: {}", fmt::join(chosen.rank_devices, " "));
     for (const int r : chosen.sharing_ranks)

@@ -3,6 +3,7 @@
 
 #include "core/collectives.hpp"
 #include "core/json.hpp"
+#include "core/threads.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -137,7 +138,8 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
   return fmt::format(
       "{{\n  \"case\": {},\n  \"status\": {},\n  \"message\": {},\n  \"model\": {},\n"
       "  \"backend\": {},\n  \"precision\": {},\n  \"backend_detail\": {},\n"
-      "  \"device_bytes\": {},\n  \"ranks\": {},\n  \"rank_devices\": [{}],\n"
+      "  \"device_bytes\": {},\n  \"ranks\": {},\n  \"host_threads\": {},\n"
+      "  \"rank_devices\": [{}],\n"
       "  \"mesh\": {{\"file\": {}, \"dim\": {}, \"nodes\": {}, \"cells\": {}, \"faces\": {}}},\n"
       "  \"partition\": {{\"parts\": {}, \"edge_cut\": {}, \"cut_fraction\": {}, "
       "\"imbalance\": {}, \"min_cells\": {}, \"max_cells\": {}}},\n"
@@ -153,7 +155,7 @@ std::string RunSummary::to_json(const std::string& case_file, const MeshInfo& me
       "  \"figures\": {{{}\n  }},\n  \"seconds\": {{{}\n  }}\n}}\n",
       json::string(case_file), json::string(status), json::string(message),
       json::string(model.name()), json::string(backend.name), json::string(backend.precision),
-      json::string(backend.description), backend.device_bytes, ranks,
+      json::string(backend.description), backend.device_bytes, ranks, host_threads(),
       fmt::format("{}", fmt::join(backend.rank_devices, ", ")), json::string(mesh.source), mesh.dim,
       mesh.nodes, mesh.cells, mesh.faces, q.parts, q.edge_cut, json::number(q.cut_fraction),
       json::number(q.imbalance), q.min_cells, q.max_cells, halo_comm, halo_wait,

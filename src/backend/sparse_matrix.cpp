@@ -11,22 +11,62 @@ void SparseMatrix::check() const {
   SCFD_CHECK(rows >= 0 && cols >= 0, "sparse matrix of {} x {}", rows, cols);
   SCFD_CHECK(offset.size() == static_cast<std::size_t>(rows) + 1 && offset.front() == 0,
              "sparse matrix of {} rows with {} row offsets", rows, offset.size());
-  for (index i = 0; i < rows; ++i)
-    SCFD_CHECK(offset[i] <= offset[i + 1], "sparse matrix row {}: offsets {} > {}", i, offset[i],
-               offset[i + 1]);
+  parallel_for(rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i)
+      SCFD_CHECK(offset[i] <= offset[i + 1], "sparse matrix row {}: offsets {} > {}", i, offset[i],
+                 offset[i + 1]);
+  });
   SCFD_CHECK(offset.back() == entries() && value.size() == column.size(),
              "sparse matrix: {} entries by offset, {} columns, {} values", offset.back(),
              column.size(), value.size());
-  for (const index j : column)
-    SCFD_CHECK(j >= 0 && j < cols, "sparse matrix column {} outside 0..{}", j, cols - 1);
+  parallel_for(entries(), [&](index first, index end) {
+    for (index k = first; k < end; ++k)
+      SCFD_CHECK(column[k] >= 0 && column[k] < cols, "sparse matrix column {} outside 0..{}",
+                 column[k], cols - 1);
+  });
+}
+
+SparseMatrix join_rows(index rows, index cols, std::vector<SparseMatrix>& parts) {
+  SparseMatrix a;
+  a.rows = rows;
+  a.cols = cols;
+  std::vector<index> first_row{0}, first_entry{0};  // per part
+  for (const SparseMatrix& p : parts) {
+    first_row.push_back(first_row.back() + static_cast<index>(p.offset.size()) - 1);
+    first_entry.push_back(first_entry.back() + p.entries());
+  }
+  SCFD_CHECK(first_row.back() == rows, "join_rows: {} rows in the parts, {} expected",
+             first_row.back(), rows);
+  a.offset.resize(static_cast<std::size_t>(rows) + 1);
+  a.column.resize(static_cast<std::size_t>(first_entry.back()));
+  a.value.resize(a.column.size());
+  std::vector<index> bounds(parts.size() + 1);
+  for (std::size_t k = 0; k <= parts.size(); ++k) bounds[k] = static_cast<index>(k);
+  for_chunks(bounds, [&](std::size_t k, index, index) {
+    SparseMatrix& p = parts[k];
+    for (std::size_t i = 1; i < p.offset.size(); ++i)
+      a.offset[first_row[k] + i] = first_entry[k] + p.offset[i];
+    std::copy(p.column.begin(), p.column.end(), a.column.begin() + first_entry[k]);
+    std::copy(p.value.begin(), p.value.end(), a.value.begin() + first_entry[k]);
+    p = SparseMatrix{};
+  });
+  return a;
 }
 
 index inner_rows(const SparseMatrix& a) {
   if (a.inner >= 0) return a.inner;
-  for (index i = 0; i < a.rows; ++i)
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-      if (a.column[k] >= a.rows) return i;
-  return a.rows;
+  // The first row with a ghost column: each chunk's first, then the least.
+  const std::vector<index> bounds = chunk_bounds(a.rows);
+  std::vector<index> first(bounds.size(), a.rows);
+  for_chunks(bounds, [&](std::size_t c, index begin, index end) {
+    for (index i = begin; i < end && first[c] == a.rows; ++i)
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+        if (a.column[k] >= a.rows) {
+          first[c] = i;
+          break;
+        }
+  });
+  return *std::min_element(first.begin(), first.end());
 }
 
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a) {

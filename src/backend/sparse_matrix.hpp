@@ -3,9 +3,11 @@
 // the backend that stores and applies it (Backend::make_matrix).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
+#include "core/threads.hpp"
 #include "core/types.hpp"
 
 namespace scfd::backend {
@@ -23,6 +25,30 @@ struct SparseMatrix {
   // Throws (SCFD_CHECK) unless the arrays describe a rows x cols matrix.
   void check() const;
 };
+
+// The rows x cols matrix of the rows `parts` hold in order (each part's offset starting at 0),
+// copied on the host threads.
+SparseMatrix join_rows(index rows, index cols, std::vector<SparseMatrix>& parts);
+
+// A rows x cols matrix built row by row on the host threads (core/threads.hpp): make_row() gives
+// each chunk of rows its own row builder f (with its own scratch), and f(i, column, value) appends
+// row i's entries. The chunks' rows are joined in order, so the matrix does not depend on the
+// thread count.
+template <class MakeRow>
+SparseMatrix rows_on_threads(index rows, index cols, const MakeRow& make_row, index grain = 2048) {
+  const std::vector<index> bounds = chunk_bounds(rows, grain);
+  std::vector<SparseMatrix> parts(bounds.size() - 1);
+  for_chunks(bounds, [&](std::size_t k, index begin, index end) {
+    SparseMatrix& p = parts[k];
+    p.offset.reserve(static_cast<std::size_t>(end - begin) + 1);
+    auto row = make_row();
+    for (index i = begin; i < end; ++i) {
+      row(i, p.column, p.value);
+      p.offset.push_back(p.entries());
+    }
+  });
+  return join_rows(rows, cols, parts);
+}
 
 // A matrix with long rows is applied as A x = S (C x) on every backend: C ("chunks") holds each
 // row's entries in runs of at most kRowChunk, one row of C per run, in CSR order, and S ("sum",

@@ -64,6 +64,17 @@ int world_size() {
   return size;
 }
 
+int ranks_on_node() {
+  if (!mpi_running()) return 1;
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  counters::add(counters::Kind::other_collective);
+  return size;
+}
+
 std::string first_message(const std::string& local) {
   if (!mpi_running()) return local;
   const int rank = world_rank(), nranks = world_size();

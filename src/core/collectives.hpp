@@ -21,6 +21,9 @@ bool mpi_running();  // initialised and not finalised
 // This process's rank in MPI_COMM_WORLD (0 without MPI), and the number of ranks (1 without).
 int world_rank();
 int world_size();
+// The ranks that share this process's node (its memory: MPI_COMM_TYPE_SHARED), this one included;
+// 1 without MPI. Collective.
+int ranks_on_node();
 
 // --- Agreement on a verdict ---
 

@@ -12,6 +12,7 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "solvers/sparse_algebra.hpp"
 
 namespace scfd::solvers {
@@ -55,19 +56,28 @@ real jacobi_radius(const SparseMatrix& a, const std::vector<real>& d) {
   std::vector<real> x(n), y(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = 1 + real(i % 7) / 7;  // not an eigenvector
   real lambda = 1;
+  // Rows on the host threads; each chunk's largest |y| and |x| (maxima: the same in any order).
+  const std::vector<index> bounds = chunk_bounds(a.rows);
+  std::vector<real> chunk_y(bounds.size()), chunk_x(bounds.size());
   for (int it = 0; it < 20; ++it) {
-    real norm = 0;
-    for (index i = 0; i < a.rows; ++i) {
-      real s = 0;
-      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
-      y[i] = s / d[i];
-      norm = std::max(norm, std::abs(y[i]));
-    }
+    for_chunks(bounds, [&](std::size_t c, index first, index end) {
+      real ymax = 0, xmax = 0;
+      for (index i = first; i < end; ++i) {
+        real s = 0;
+        for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
+        y[i] = s / d[i];
+        ymax = std::max(ymax, std::abs(y[i]));
+        xmax = std::max(xmax, std::abs(x[i]));
+      }
+      chunk_y[c] = ymax;
+      chunk_x[c] = xmax;
+    });
+    const real norm = *std::max_element(chunk_y.begin(), chunk_y.end());
     if (!(norm > 0)) break;
-    real xmax = 0;
-    for (const real v : x) xmax = std::max(xmax, std::abs(v));
-    lambda = norm / xmax;
-    for (std::size_t i = 0; i < n; ++i) x[i] = y[i] / norm;
+    lambda = norm / *std::max_element(chunk_x.begin(), chunk_x.end());
+    parallel_for(a.rows, [&](index first, index end) {
+      for (index i = first; i < end; ++i) x[i] = y[i] / norm;
+    });
   }
   return 1.05 * lambda;
 }
@@ -109,31 +119,28 @@ SparseMatrix unit_basis(const std::vector<index>& agg, index n_aggregates) {
 // step on a's rows: P = (I - omega D^-1 A) T, rows: a.rows.
 SparseMatrix smooth_basis(const SparseMatrix& a, const std::vector<real>& d, real omega,
                           const SparseMatrix& t) {
-  SparseMatrix at = multiply(a, t);
-  SparseMatrix p;
-  p.rows = a.rows;
-  p.cols = t.cols;
-  for (index i = 0; i < a.rows; ++i) {
-    const bool in_basis = t.offset[i] < t.offset[i + 1];
-    const index own = in_basis ? t.column[t.offset[i]] : -1;
-    bool has_own = !in_basis;
-    for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
-      real v = -omega / d[i] * at.value[k];
-      if (at.column[k] == own) {
-        v += t.value[t.offset[i]];
-        has_own = true;
+  const SparseMatrix at = multiply(a, t);
+  return backend::rows_on_threads(a.rows, t.cols, [&] {
+    return [&](index i, std::vector<index>& column, std::vector<real>& value) {
+      const bool in_basis = t.offset[i] < t.offset[i + 1];
+      const index own = in_basis ? t.column[t.offset[i]] : -1;
+      bool has_own = !in_basis;
+      for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
+        real v = -omega / d[i] * at.value[k];
+        if (at.column[k] == own) {
+          v += t.value[t.offset[i]];
+          has_own = true;
+        }
+        column.push_back(at.column[k]);
+        value.push_back(v);
       }
-      p.column.push_back(at.column[k]);
-      p.value.push_back(v);
-    }
-    // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
-    if (!has_own) {
-      p.column.push_back(own);
-      p.value.push_back(t.value[t.offset[i]]);
-    }
-    p.offset.push_back(p.entries());
-  }
-  return p;
+      // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
+      if (!has_own) {
+        column.push_back(own);
+        value.push_back(t.value[t.offset[i]]);
+      }
+    };
+  });
 }
 
 // When the aggregates are small (graphs of few neighbours: the cells of a tetrahedral mesh have

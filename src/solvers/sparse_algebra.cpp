@@ -29,27 +29,26 @@ SparseMatrix transpose(const SparseMatrix& a) {
 SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
   SCFD_CHECK(a.cols == b.rows, "sparse product of {} x {} and {} x {}", a.rows, a.cols, b.rows,
              b.cols);
-  SparseMatrix c;
-  c.rows = a.rows;
-  c.cols = b.cols;
-  std::vector<index> where(static_cast<std::size_t>(b.cols), -1);  // entry of column j in row i
-  for (index i = 0; i < a.rows; ++i) {
-    const index row_start = c.entries();
-    for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
-      const index j = a.column[ka];
-      for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
-        const index col = b.column[kb];
-        if (where[col] < row_start) {
-          where[col] = c.entries();
-          c.column.push_back(col);
-          c.value.push_back(0);
+  // Row i of the product, its columns in the order they are first reached; `where` holds the
+  // position of column j's entry in this chunk's arrays (below row_start: not in row i yet).
+  return backend::rows_on_threads(a.rows, b.cols, [&] {
+    return [&a, &b, where = std::vector<index>(static_cast<std::size_t>(b.cols), -1)](
+               index i, std::vector<index>& column, std::vector<real>& value) mutable {
+      const auto row_start = static_cast<index>(column.size());
+      for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
+        const index j = a.column[ka];
+        for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
+          const index col = b.column[kb];
+          if (where[col] < row_start) {
+            where[col] = static_cast<index>(column.size());
+            column.push_back(col);
+            value.push_back(0);
+          }
+          value[where[col]] += a.value[ka] * b.value[kb];
         }
-        c.value[where[col]] += a.value[ka] * b.value[kb];
       }
-    }
-    c.offset.push_back(c.entries());
-  }
-  return c;
+    };
+  });
 }
 
 SparseMatrix owned_block(const SparseMatrix& a) {

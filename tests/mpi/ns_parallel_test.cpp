@@ -219,5 +219,21 @@ TEST(NsOverlap, OnAndOffGiveTheSameBits) {
   }
 }
 
+// The set-up's host threads (parallel.threads) change no bit: ns-exact in 3D at np 2 (the face
+// star's ghost rows, the edge star, the stream matrix, the multigrids) with 1 and 3 threads per
+// rank; the summary reports the count.
+TEST(NsThreads, SetUpThreadsChangeNothing) {
+  const std::string sets = "--set time.end=0.05";
+  const Summary one =
+      run_case("cases/cavity3d/case.toml", 2, sets + " --set parallel.threads=1", "ns-exact");
+  const Summary three =
+      run_case("cases/cavity3d/case.toml", 2, sets + " --set parallel.threads=3", "ns-exact");
+  EXPECT_EQ(one.figure("host_threads"), 1) << one.json;
+  EXPECT_EQ(three.figure("host_threads"), 3) << three.json;
+  EXPECT_EQ(one.figure("kinetic_energy"), three.figure("kinetic_energy"));
+  EXPECT_EQ(one.figure("probe4_ux"), three.figure("probe4_ux"));
+  EXPECT_EQ(one.figure("iterations_total"), three.figure("iterations_total"));
+}
+
 }  // namespace
 }  // namespace scfd

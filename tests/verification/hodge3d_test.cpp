@@ -14,7 +14,8 @@
 //    like 1/h on the jittered cubes);
 //  - a manufactured steady Stokes flow (trigonometric velocity and pressure, every side a wall
 //    with the exact velocity) solved with these operators in ns-exact's form converges on the
-//    jittered cubes n = 4, 8, 16 at order >= 0.9 in the velocity and >= 0.5 in the pressure.
+//    jittered cubes n = 4, 8, 16 at order >= 0.9 in the velocity and >= 0.5 in the pressure;
+//  - the stars and the other matrices of the set-up have the same bits on 1 and 5 host threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,9 +26,12 @@
 #include <vector>
 
 #include "backend/cpu/operators.hpp"
+#include "core/threads.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
 #include "physics/ns/hodge.hpp"
+#include "solvers/amg.hpp"
+#include "solvers/assembly.hpp"
 #include "topology/build.hpp"
 
 namespace scfd {
@@ -389,6 +393,55 @@ TEST(Hodge3dStokes, ManufacturedFlowConvergesOnJitteredCubes) {
     EXPECT_GE(velocity, 0.9);
     EXPECT_GE(pressure, 0.5);
   }
+}
+
+// The set-up's host loops (core/threads.hpp) give the same bits on any thread count: the stars,
+// the projection mass, M C, the 3D stream matrix, the pressure matrix and its multigrid hierarchy
+// (the sparse products) with 1 thread and with 5, on a mesh large enough for 5 chunks of rows.
+TEST(Hodge3dThreads, SetUpDoesNotDependOnTheThreadCount) {
+  const Mesh m = load("jitter14");
+  struct Result {
+    std::vector<backend::SparseMatrix> matrices;
+    std::vector<std::vector<real>> vectors;
+  };
+  const auto set_up = [&](int threads) {
+    set_host_threads(threads);
+    Result r;
+    const EdgeStar star = star_with_walls(m);
+    const backend::SparseMatrix face = physics::ns::rt_face_mass(m);
+    r.matrices = {star.w, star.wall, face, physics::ns::mass_curl(m, face),
+                  physics::ns::stream_matrix(m)};
+    r.vectors.push_back(physics::ns::projection_mass(m));
+    std::vector<real> mobility(static_cast<std::size_t>(m.n_faces));
+    for (index f = 0; f < m.n_faces; ++f) mobility[f] = 1 + m.face_area[f];
+    const backend::SparseMatrix a = solvers::cell_laplacian_matrix(m, mobility);
+    r.matrices.push_back(a);
+    const solvers::AmgHierarchy h = solvers::build_amg(a);
+    for (const solvers::AmgLevel& level : h.levels) {
+      r.matrices.push_back(level.p);
+      r.matrices.push_back(level.a);
+      r.vectors.push_back(level.weight);
+    }
+    set_host_threads(1);
+    return r;
+  };
+  const Result one = set_up(1), five = set_up(5);
+  set_host_threads(5);
+  EXPECT_EQ(chunk_bounds(m.n_owned_faces).size(), 6U);  // the face rows in 5 chunks
+  EXPECT_EQ(chunk_bounds(m.n_owned_edges).size(), 6U);
+  set_host_threads(1);
+  ASSERT_EQ(one.matrices.size(), five.matrices.size());
+  for (std::size_t k = 0; k < one.matrices.size(); ++k) {
+    const backend::SparseMatrix &x = one.matrices[k], &y = five.matrices[k];
+    EXPECT_EQ(x.rows, y.rows) << "matrix " << k;
+    EXPECT_EQ(x.cols, y.cols) << "matrix " << k;
+    EXPECT_EQ(x.offset, y.offset) << "matrix " << k;
+    EXPECT_EQ(x.column, y.column) << "matrix " << k;
+    EXPECT_EQ(x.value, y.value) << "matrix " << k;  // bit for bit (no NaN among them)
+  }
+  ASSERT_EQ(one.vectors.size(), five.vectors.size());
+  for (std::size_t k = 0; k < one.vectors.size(); ++k)
+    EXPECT_EQ(one.vectors[k], five.vectors[k]) << "vector " << k;
 }
 
 }  // namespace

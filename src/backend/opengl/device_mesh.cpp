@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace scfd::backend::opengl {
 namespace {
@@ -46,35 +47,48 @@ struct SellShape {
   }
 };
 
-SellShape sell_shape(const Csr& rows, index n_rows) {
+SellShape sell_shape(std::span<const index> offset, index n_rows) {
   SellShape s;
   const index n_slices = (n_rows + kSellChunk - 1) / kSellChunk;
   s.slice.resize(static_cast<std::size_t>(n_slices));
   s.length.assign(static_cast<std::size_t>((n_rows + 1) / 2), 0);
+  std::vector<index> widest(static_cast<std::size_t>(n_slices), 0);
+  // Slices on the host threads (a slice's rows fill whole words of `length`: kSellChunk is even).
+  parallel_for(n_slices, [&](index first, index end) {
+    for (index sl = first; sl < end; ++sl)
+      for (index i = sl * kSellChunk; i < std::min(n_rows, (sl + 1) * kSellChunk); ++i) {
+        const index len = offset[i + 1] - offset[i];
+        SCFD_CHECK(len <= 0xffff, "row {} has {} entries; SELL rows hold at most 65535", i, len);
+        widest[sl] = std::max(widest[sl], len);
+        s.length[static_cast<std::size_t>(i / 2)] |= static_cast<std::uint32_t>(len)
+                                                     << (16 * (i % 2));
+      }
+  });
   for (index sl = 0; sl < n_slices; ++sl) {
-    index widest = 0;
-    for (index i = sl * kSellChunk; i < std::min(n_rows, (sl + 1) * kSellChunk); ++i) {
-      const index len = rows.offset[i + 1] - rows.offset[i];
-      SCFD_CHECK(len <= 0xffff, "row {} has {} entries; SELL rows hold at most 65535", i, len);
-      widest = std::max(widest, len);
-      s.length[static_cast<std::size_t>(i / 2)] |= static_cast<std::uint32_t>(len)
-                                                   << (16 * (i % 2));
-    }
     s.slice[static_cast<std::size_t>(sl)] = static_cast<std::uint32_t>(s.padded);
-    s.padded += static_cast<std::size_t>(widest) * kSellChunk;
+    s.padded += static_cast<std::size_t>(widest[sl]) * kSellChunk;
     SCFD_CHECK(s.padded <= 0xffffffffu, "SELL layout of {} rows exceeds 2^32 entries", n_rows);
   }
   return s;
 }
 
-// One int per padded entry: value(i, k) for entry k of row i (CSR position k), 0 in the padding.
+// value(i, k) for entry k of row i (CSR position k) at its place in the SELL layout, `fill` in
+// the padding (rows on the host threads).
+template <typename T, typename Value>
+std::vector<T> sell_values(const SellShape& s, std::span<const index> offset, index n_rows,
+                           Value value, T fill = 0) {
+  std::vector<T> out(s.padded, fill);
+  parallel_for(n_rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i)
+      for (index k = offset[i]; k < offset[i + 1]; ++k) out[s.at(i, k - offset[i])] = value(i, k);
+  });
+  return out;
+}
+
+// One int per padded entry: value(i, k) for entry k of row i, 0 in the padding.
 template <typename Value>
-Buffer sell_items(const SellShape& s, const Csr& rows, index n_rows, Value value) {
-  std::vector<std::int32_t> item(s.padded, 0);
-  for (index i = 0; i < n_rows; ++i)
-    for (index k = rows.offset[i]; k < rows.offset[i + 1]; ++k)
-      item[s.at(i, k - rows.offset[i])] = value(i, k);
-  return int_buffer(item);
+Buffer sell_items(const SellShape& s, std::span<const index> offset, index n_rows, Value value) {
+  return int_buffer(sell_values<std::int32_t>(s, offset, n_rows, value));
 }
 
 SellRows sell_rows(const SellShape& s) {
@@ -179,21 +193,21 @@ DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
   build_faces(m, *b);
   // R = C^T: per owned curl entity, its faces with the signs folded in.
   const Csr& cf = m.curl_faces;
-  const SellShape curl_shape = sell_shape(cf, m.n_owned_curl());
+  const SellShape curl_shape = sell_shape(cf.offset, m.n_owned_curl());
   b->curl_faces = sell_rows(curl_shape);
-  b->curl_faces.item = sell_items(curl_shape, cf, m.n_owned_curl(), [&](index i, index k) {
+  b->curl_faces.item = sell_items(curl_shape, cf.offset, m.n_owned_curl(), [&](index i, index k) {
     SCFD_CHECK(cf.item[k] >= 0 && cf.item[k] < m.n_faces, "curl entity {}: face {}", i, cf.item[k]);
     return signed_index(cf.item[k], cf.sign[k]);
   });
   // Node operators: per owned node, its edges and the node at the other end of each.
   const Csr& ne = m.node_edges;
-  const SellShape node_shape = sell_shape(ne, m.n_owned_nodes);
+  const SellShape node_shape = sell_shape(ne.offset, m.n_owned_nodes);
   b->node_edges = sell_rows(node_shape);
-  b->node_edges.item = sell_items(node_shape, ne, m.n_owned_nodes, [&](index i, index k) {
+  b->node_edges.item = sell_items(node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
     SCFD_CHECK(ne.item[k] >= 0 && ne.item[k] < m.n_edges, "node {}: edge {}", i, ne.item[k]);
     return ne.item[k];
   });
-  b->node_edges.item2 = sell_items(node_shape, ne, m.n_owned_nodes, [&](index i, index k) {
+  b->node_edges.item2 = sell_items(node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
     const index e = ne.item[k];
     return m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
   });
@@ -202,20 +216,14 @@ DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
 
 SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p) {
   a.check();
-  Csr rows;
-  rows.offset = a.offset;
-  rows.item = a.column;
-  const SellShape shape = sell_shape(rows, a.rows);
+  const SellShape shape = sell_shape(a.offset, a.rows);
   SellMatrix s;
   s.rows = a.rows;
   s.cols = a.cols;
   s.layout = sell_rows(shape);
-  s.layout.item = sell_items(shape, rows, a.rows, [&](index, index k) { return a.column[k]; });
-  std::vector<double> value(shape.padded, 0.0);
-  for (index i = 0; i < a.rows; ++i)
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-      value[shape.at(i, k - a.offset[i])] = a.value[k];
-  s.value = real_buffer(value, p);
+  s.layout.item = sell_items(shape, a.offset, a.rows, [&](index, index k) { return a.column[k]; });
+  s.value = real_buffer(
+      sell_values<double>(shape, a.offset, a.rows, [&](index, index k) { return a.value[k]; }), p);
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/threads.hpp"
 #include "halo/overlap.hpp"
 
 namespace scfd::physics::ns {
@@ -119,7 +120,9 @@ real FlowModel::courant_rate() {
 
 void FlowModel::initial_fluxes(Field& u) const {
   std::vector<real> h(static_cast<std::size_t>(m_.n_faces));
-  for (index f = 0; f < m_.n_faces; ++f) h[f] = face_flux(m_, f, setup_.initial, shared_.t);
+  parallel_for(m_.n_faces, [&](index first, index end) {
+    for (index f = first; f < end; ++f) h[f] = face_flux(m_, f, setup_.initial, shared_.t);
+  });
   be_.upload(h, u);
   be_.multiply(*shared_.coef->free, u, u);
   be_.axpy(1, *shared_.coef->bc_flux, u);

@@ -119,14 +119,18 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
 }  // namespace
 
 std::vector<index> cell_reads(const topology::Mesh& m) {
-  std::vector<index> cells(m.face_cells.begin(), m.face_cells.begin() + 2 * m.n_owned_faces);
+  std::vector<index> ghosts;  // only the ghosts are kept (none on one rank)
+  const auto read = [&](index c) {
+    if (c >= m.n_owned_cells) ghosts.push_back(c);
+  };
+  std::for_each(m.face_cells.begin(), m.face_cells.begin() + 2 * m.n_owned_faces, read);
   const int w = m.cell_width();
   for (std::size_t i = 0; i < static_cast<std::size_t>(w) * m.n_owned_cells; ++i) {
     const auto f = static_cast<std::size_t>(m.cell_faces[i]);
-    cells.push_back(m.face_cells[2 * f]);
-    cells.push_back(m.face_cells[2 * f + 1]);
+    read(m.face_cells[2 * f]);
+    read(m.face_cells[2 * f + 1]);
   }
-  return halo::ghosts_among(m.n_owned_cells, cells);
+  return halo::ghosts_among(m.n_owned_cells, ghosts);
 }
 
 std::vector<index> face_reads(const topology::Mesh& m) {

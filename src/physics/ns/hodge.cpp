@@ -2,20 +2,43 @@
 // docs/methods.md, "3D on tetrahedral meshes").
 //
 // Every matrix is a sum of small dense blocks (one per cell for M_RT and S, one per vertex for
-// W_mp), added into the rows of the owned entities in two passes (count, then fill) and merged
-// per row in the order the blocks came, so the result does not depend on the rank count beyond
-// that order. Barycentric gradients: grad(l_k) = -s_k A_k n_k / (3 V) for the face opposite local
+// W_mp), added into the rows of the owned entities in two passes (count, then fill), or gathered
+// row by row (M_RT: a face's two cells), and merged per row in the order the blocks came (cells
+// and vertices ascending), so the result does not depend on the rank count beyond that order, nor
+// on the host threads (core/threads.hpp) that compute the blocks and the rows. Barycentric
+// gradients: grad(l_k) = -s_k A_k n_k / (3 V) for the face opposite local
 // node k (s_k = +1 where its normal leaves the cell).
 #include "physics/ns/hodge.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 
 namespace scfd::physics::ns {
 namespace {
+
+// Appends a row given as (column, value) pairs with equal columns merged (summed in the order
+// they come), columns ascending.
+void append_merged(std::vector<std::pair<index, real>>& entries, std::vector<index>& column,
+                   std::vector<real>& value) {
+  // Insertion sort: stable, and quick for rows of tens of entries (std::stable_sort allocates).
+  for (std::size_t i = 1; i < entries.size(); ++i)
+    for (std::size_t j = i; j > 0 && entries[j].first < entries[j - 1].first; --j)
+      std::swap(entries[j], entries[j - 1]);
+  const std::size_t row_start = column.size();
+  for (const auto& [c, v] : entries) {
+    if (column.size() == row_start || c != column.back()) {
+      column.push_back(c);
+      value.push_back(v);
+    } else {
+      value.back() += v;
+    }
+  }
+}
 
 // Sums dense blocks into the rows [0, rows) of a sparse matrix with `cols` columns.
 class BlockAssembly {
@@ -32,11 +55,13 @@ class BlockAssembly {
     column_.resize(static_cast<std::size_t>(count_.back()));
     value_.resize(column_.size());
   }
-  // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]).
-  void add(std::span<const index> row_ids, std::span<const index> col_ids, const real* block) {
+  // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]); only the rows in
+  // [first_row, end_row), so that threads may add the same blocks to disjoint row ranges.
+  void add(std::span<const index> row_ids, std::span<const index> col_ids, const real* block,
+           index first_row = 0, index end_row = std::numeric_limits<index>::max()) {
     for (std::size_t i = 0; i < row_ids.size(); ++i) {
       const index r = row_ids[i];
-      if (r >= rows_) continue;
+      if (r >= rows_ || r < first_row || r >= end_row) continue;
       for (std::size_t j = 0; j < col_ids.size(); ++j) {
         column_[fill_[r]] = col_ids[j];
         value_[fill_[r]++] = block[i * col_ids.size() + j];
@@ -44,28 +69,18 @@ class BlockAssembly {
     }
   }
   // Merges equal columns of a row (summed in the order they were added), columns ascending.
-  SparseMatrix finish() {
-    SparseMatrix a;
-    a.rows = rows_;
-    a.cols = cols_;
-    std::vector<std::size_t> order;
-    for (index r = 0; r < rows_; ++r) {
-      SCFD_CHECK(fill_[r] == count_[r + 1], "row {}: {} of {} entries", r, fill_[r], count_[r + 1]);
-      order.resize(static_cast<std::size_t>(count_[r + 1] - count_[r]));
-      std::iota(order.begin(), order.end(), static_cast<std::size_t>(count_[r]));
-      std::stable_sort(order.begin(), order.end(),
-                       [&](std::size_t x, std::size_t y) { return column_[x] < column_[y]; });
-      for (std::size_t k = 0; k < order.size(); ++k) {
-        const index c = column_[order[k]];
-        if (k == 0 || c != a.column.back()) {
-          a.column.push_back(c);
-          a.value.push_back(value_[order[k]]);
-        } else {
-          a.value.back() += value_[order[k]];
-        }
-      }
-      a.offset.push_back(a.entries());
-    }
+  SparseMatrix finish() const {
+    SparseMatrix a = backend::rows_on_threads(rows_, cols_, [this] {
+      return [this, entries = std::vector<std::pair<index, real>>{}](
+                 index r, std::vector<index>& column, std::vector<real>& value) mutable {
+        SCFD_CHECK(fill_[r] == count_[r + 1], "row {}: {} of {} entries", r, fill_[r],
+                   count_[r + 1]);
+        entries.clear();
+        for (index k = count_[r]; k < count_[r + 1]; ++k)
+          entries.emplace_back(column_[k], value_[k]);
+        append_merged(entries, column, value);
+      };
+    });
     a.check();
     return a;
   }
@@ -87,12 +102,11 @@ void add(RowEntries& row, index column, real v) {
   else
     it->second += v;
 }
-void append_row(SparseMatrix& a, const RowEntries& row) {
+void append_row(const RowEntries& row, std::vector<index>& column, std::vector<real>& value) {
   for (const auto& [k, v] : row) {
-    a.column.push_back(k);
-    a.value.push_back(v);
+    column.push_back(k);
+    value.push_back(v);
   }
-  a.offset.push_back(a.entries());
 }
 
 // grad(l_k) of cell c's local node k.
@@ -137,7 +151,8 @@ CellEdges cell_edges(const topology::Mesh& m, index c) {
 
 // In place inverse of the symmetric positive definite n x n matrix a (row-major), by Cholesky.
 void invert_spd(std::vector<real>& a, std::size_t n) {
-  std::vector<real> l(n * n, 0);
+  thread_local std::vector<real> l, x;  // scratch, reused by the calls of a thread
+  l.assign(n * n, 0);
   for (std::size_t j = 0; j < n; ++j) {
     real d = a[j * n + j];
     for (std::size_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
@@ -150,7 +165,7 @@ void invert_spd(std::vector<real>& a, std::size_t n) {
     }
   }
   // Columns of the inverse: solve L L^T x = e_c.
-  std::vector<real> x(n);
+  x.resize(n);
   for (std::size_t c = 0; c < n; ++c) {
     for (std::size_t i = 0; i < n; ++i) {
       real s = i == c ? 1 : 0;
@@ -204,9 +219,13 @@ struct VertexBlock {
   std::vector<real> inverse;  // edges.size()^2, row-major
 };
 
-VertexBlock vertex_block(const topology::Mesh& m, index v, std::span<const char> dropped,
-                         bool invert) {
-  VertexBlock b;
+// Fills b (its vectors reused).
+void vertex_block(const topology::Mesh& m, index v, std::span<const char> dropped, bool invert,
+                  VertexBlock& b) {
+  b.edges.clear();
+  b.other.clear();
+  b.sigma.clear();
+  b.inverse.clear();
   const auto row = m.node_edges.row(v);
   const auto sign = m.node_edges.row_sign(v);
   for (std::size_t i = 0; i < row.size(); ++i) {
@@ -216,7 +235,7 @@ VertexBlock vertex_block(const topology::Mesh& m, index v, std::span<const char>
     b.other.push_back(m.edge_nodes[2 * e] == v ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e]);
     b.sigma.push_back(sign[i] > 0 ? 0.5 : -0.5);
   }
-  if (!invert || b.edges.empty()) return b;
+  if (!invert || b.edges.empty()) return;
   const std::size_t n = b.edges.size();
   b.inverse.assign(n * n, 0);
   for (const index c : m.node_cells.row(v)) {
@@ -234,7 +253,6 @@ VertexBlock vertex_block(const topology::Mesh& m, index v, std::span<const char>
         if (pos[p] >= 0 && pos[q] >= 0) b.inverse[pos[p] * n + pos[q]] += quarter * dot(g[p], g[q]);
   }
   invert_spd(b.inverse, n);
-  return b;
 }
 
 // The nodes whose vertex blocks reach an owned edge (both ends of every owned edge), ascending.
@@ -254,9 +272,9 @@ struct WallSlot {
   index edge;
 };
 
-std::vector<WallSlot> wall_slots(const topology::Mesh& m, index v,
-                                 std::span<const index> wall_index) {
-  std::vector<WallSlot> out;
+void wall_slots(const topology::Mesh& m, index v, std::span<const index> wall_index,
+                std::vector<WallSlot>& out) {
+  out.clear();
   for (const index c : m.node_cells.row(v)) {
     for (int i = 0; i < 4; ++i) {
       const index f = m.cell_faces[4 * c + i];
@@ -276,7 +294,39 @@ std::vector<WallSlot> wall_slots(const topology::Mesh& m, index v,
       }
     }
   }
-  return out;
+}
+
+// Node v's blocks of W_mp (sigma B_v^-1 sigma over its kept edges) and of the wall term (its
+// columns: v's wall slots), the vectors reused from call to call.
+struct NodeBlocks {
+  VertexBlock b;
+  std::vector<real> block, wall_block;
+  std::vector<index> columns;
+  std::vector<WallSlot> slots;
+};
+
+void node_blocks(const topology::Mesh& m, index v, std::span<const char> dropped,
+                 std::span<const index> wall_index, NodeBlocks& out) {
+  vertex_block(m, v, dropped, true, out.b);
+  const VertexBlock& b = out.b;
+  const std::size_t n = b.edges.size();
+  out.block.resize(n * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      out.block[i * n + j] = b.sigma[i] * b.inverse[i * n + j] * b.sigma[j];
+  // beta_e = sum over v of sigma_(v,e) (B_v^-1 b_v)_e, b_v gathering the samples of v's pairs.
+  wall_slots(m, v, wall_index, out.slots);
+  const std::size_t n_slots = out.slots.size();
+  out.columns.clear();
+  out.wall_block.assign(n * n_slots, 0);
+  for (std::size_t j = 0; j < n_slots; ++j) {
+    out.columns.push_back(out.slots[j].column);
+    const auto it = std::find(b.edges.begin(), b.edges.end(), out.slots[j].edge);
+    if (it == b.edges.end()) continue;  // a dropped edge: no unknown, no sample
+    const auto p = static_cast<std::size_t>(it - b.edges.begin());
+    for (std::size_t i = 0; i < n; ++i)
+      out.wall_block[i * n_slots + j] = b.sigma[i] * b.inverse[i * n + p];
+  }
 }
 
 }  // namespace
@@ -320,43 +370,46 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
       kept[static_cast<std::size_t>(f)] = 1;
     }
   }
-  BlockAssembly a(kept.empty() ? m.n_owned_faces : m.n_faces, m.n_faces);
-  const auto faces = [&](index c) { return std::span<const index>(&m.cell_faces[4 * c], 4); };
-  // A cell's block goes to its kept rows only (the others stay empty).
-  std::array<index, 4> rows{};
-  const auto rows_of = [&](index c) {
-    const auto f = faces(c);
-    for (std::size_t k = 0; k < 4; ++k)
-      rows[k] = kept.empty() || kept[static_cast<std::size_t>(f[k])] != 0 ? f[k] : m.n_faces;
-    return std::span<const index>(rows);
-  };
-  for (index c = 0; c < m.n_cells; ++c) a.count(rows_of(c), 4);
-  a.start();
-  for (index c = 0; c < m.n_cells; ++c) {
-    const auto b = rt_cell_mass(m, c);
-    a.add(rows_of(c), faces(c), &b[0][0]);
-  }
-  SparseMatrix mass = a.finish();
+  // Row f: the rows of f's blocks in its cells (ascending, as a loop over the cells adds them);
+  // only the kept rows.
+  SparseMatrix mass =
+      backend::rows_on_threads(kept.empty() ? m.n_owned_faces : m.n_faces, m.n_faces, [&] {
+        return [&, entries = std::vector<std::pair<index, real>>{}](
+                   index f, std::vector<index>& column, std::vector<real>& value) mutable {
+          if (!kept.empty() && kept[static_cast<std::size_t>(f)] == 0) return;
+          entries.clear();
+          index cells[2] = {m.face_cells[2 * f], m.face_cells[2 * f + 1]};
+          if (cells[1] != kNone && cells[1] < cells[0]) std::swap(cells[0], cells[1]);
+          for (const index c : cells) {
+            if (c == kNone) continue;
+            const auto b = rt_cell_mass(m, c);
+            int i = 0;
+            while (m.cell_faces[4 * c + i] != f) ++i;
+            for (int j = 0; j < 4; ++j) entries.emplace_back(m.cell_faces[4 * c + j], b[i][j]);
+          }
+          append_merged(entries, column, value);
+        };
+      });
+  mass.check();
   if (!kept.empty()) mass.inner = m.n_inner_faces;
   return mass;
 }
 
 SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star) {
-  SparseMatrix mc;
-  mc.rows = m.n_owned_faces;
-  mc.cols = m.n_curl();
-  mc.inner = m.n_inner_faces;
   const int cw = m.curl_width();
-  RowEntries row;
-  for (index f = 0; f < mc.rows; ++f) {
-    row.clear();
-    for (index e = face_star.offset[f]; e < face_star.offset[f + 1]; ++e) {
-      const index g = face_star.column[e];
-      for (int j = 0; j < cw; ++j)
-        add(row, m.face_curl[cw * g + j], face_star.value[e] * m.face_curl_sign[cw * g + j]);
-    }
-    append_row(mc, row);
-  }
+  SparseMatrix mc = backend::rows_on_threads(m.n_owned_faces, m.n_curl(), [&] {
+    return [&, row = RowEntries{}](index f, std::vector<index>& column,
+                                   std::vector<real>& value) mutable {
+      row.clear();
+      for (index e = face_star.offset[f]; e < face_star.offset[f + 1]; ++e) {
+        const index g = face_star.column[e];
+        for (int j = 0; j < cw; ++j)
+          add(row, m.face_curl[cw * g + j], face_star.value[e] * m.face_curl_sign[cw * g + j]);
+      }
+      append_row(row, column, value);
+    };
+  });
+  mc.inner = m.n_inner_faces;
   mc.check();
   return mc;
 }
@@ -366,24 +419,21 @@ namespace {
 // 2D: the rows of S = R M C for the diagonal star M (its diagonal with ghosts), each row's entries
 // in the order its faces and their nodes first reach them.
 SparseMatrix node_laplacian(const topology::Mesh& m, std::span<const real> mass) {
-  SparseMatrix s;
-  s.rows = m.n_owned_curl();
-  s.cols = m.n_curl();
-  s.offset.reserve(static_cast<std::size_t>(s.rows) + 1);
   const int cw = m.curl_width();
-  RowEntries row;
-  for (index k = 0; k < s.rows; ++k) {
-    row.clear();
-    const auto faces = m.curl_faces.row(k);
-    const auto signs = m.curl_faces.row_sign(k);
-    for (std::size_t i = 0; i < faces.size(); ++i) {
-      const index f = faces[i];
-      for (int j = 0; j < cw; ++j)
-        add(row, m.face_curl[cw * f + j], signs[i] * m.face_curl_sign[cw * f + j] * mass[f]);
-    }
-    append_row(s, row);
-  }
-  return s;
+  return backend::rows_on_threads(m.n_owned_curl(), m.n_curl(), [&] {
+    return [&, row = RowEntries{}](index k, std::vector<index>& column,
+                                   std::vector<real>& value) mutable {
+      row.clear();
+      const auto faces = m.curl_faces.row(k);
+      const auto signs = m.curl_faces.row_sign(k);
+      for (std::size_t i = 0; i < faces.size(); ++i) {
+        const index f = faces[i];
+        for (int j = 0; j < cw; ++j)
+          add(row, m.face_curl[cw * f + j], signs[i] * m.face_curl_sign[cw * f + j] * mass[f]);
+      }
+      append_row(row, column, value);
+    };
+  });
 }
 
 }  // namespace
@@ -448,36 +498,39 @@ EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dro
   const std::vector<index> nodes = star_nodes(m);
   BlockAssembly w(m.n_owned_edges, m.n_edges);
   BlockAssembly q(m.n_owned_edges, 6 * static_cast<index>(s.wall_faces.size()));
-  for (const index v : nodes) {
-    const VertexBlock b = vertex_block(m, v, dropped, false);
-    w.count(b.edges, b.edges.size());
-    q.count(b.edges, wall_slots(m, v, wall_index).size());
+  {
+    VertexBlock b;
+    std::vector<WallSlot> slots;
+    for (const index v : nodes) {
+      vertex_block(m, v, dropped, false, b);
+      wall_slots(m, v, wall_index, slots);
+      w.count(b.edges, b.edges.size());
+      q.count(b.edges, slots.size());
+    }
   }
   w.start();
   q.start();
-  std::vector<real> block, wall_block;
-  std::vector<index> columns;
-  for (const index v : nodes) {
-    const VertexBlock b = vertex_block(m, v, dropped, true);
-    const std::size_t n = b.edges.size();
-    block.resize(n * n);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        block[i * n + j] = b.sigma[i] * b.inverse[i * n + j] * b.sigma[j];
-    w.add(b.edges, b.edges, block.data());
-    // beta_e = sum over v of sigma_(v,e) (B_v^-1 b_v)_e, b_v gathering the samples of v's pairs.
-    const std::vector<WallSlot> slots = wall_slots(m, v, wall_index);
-    columns.clear();
-    wall_block.assign(n * slots.size(), 0);
-    for (std::size_t j = 0; j < slots.size(); ++j) {
-      columns.push_back(slots[j].column);
-      const auto it = std::find(b.edges.begin(), b.edges.end(), slots[j].edge);
-      if (it == b.edges.end()) continue;  // a dropped edge: no unknown, no sample
-      const std::size_t p = static_cast<std::size_t>(it - b.edges.begin());
-      for (std::size_t i = 0; i < n; ++i)
-        wall_block[i * slots.size() + j] = b.sigma[i] * b.inverse[i * n + p];
-    }
-    q.add(b.edges, columns, wall_block.data());
+  // The blocks of a batch of nodes on the host threads (the inverses are most of the work), then
+  // added in node order, each thread to the rows of its range.
+  const std::vector<index> row_bounds = chunk_bounds(m.n_owned_edges);
+  const std::size_t batch = 1 << 14;
+  std::vector<NodeBlocks> blocks(std::min(batch, nodes.size()));
+  for (std::size_t start = 0; start < nodes.size(); start += batch) {
+    const auto size = static_cast<index>(std::min(batch, nodes.size() - start));
+    parallel_for(
+        size,
+        [&](index first, index end) {
+          for (index i = first; i < end; ++i)
+            node_blocks(m, nodes[start + i], dropped, wall_index, blocks[i]);
+        },
+        64);
+    for_chunks(row_bounds, [&](std::size_t, index first_row, index end_row) {
+      for (index i = 0; i < size; ++i) {
+        const NodeBlocks& out = blocks[i];
+        w.add(out.b.edges, out.b.edges, out.block.data(), first_row, end_row);
+        q.add(out.b.edges, out.columns, out.wall_block.data(), first_row, end_row);
+      }
+    });
   }
   s.w = w.finish();
   s.wall = q.finish();
@@ -485,20 +538,32 @@ EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dro
 }
 
 std::vector<real> projection_mass(const topology::Mesh& m) {
-  std::vector<real> a(static_cast<std::size_t>(m.n_faces), 0);
-  for (index c = 0; c < m.n_cells; ++c) {
-    auto b = rt_cell_mass(m, c);
-    std::array<real, 4> d;
-    for (int i = 0; i < 4; ++i) d[i] = b[i][i];
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) b[i][j] /= std::sqrt(d[i] * d[j]);
-    const real mu = smallest_eigenvalue(b);
-    SCFD_CHECK(mu > 0, "cell {}: its face mass is not positive definite ({})", c, mu);
-    for (int i = 0; i < 4; ++i) {
-      const index f = m.cell_faces[4 * c + i];
-      if (f < m.n_owned_faces) a[f] += mu * d[i];
+  // mu d_i of each cell's local face i (on the host threads), then summed per owned face: two
+  // cells at most, so the order of the sum does not change its bits.
+  std::vector<std::array<real, 4>> part(static_cast<std::size_t>(m.n_cells));
+  parallel_for(m.n_cells, [&](index first, index end) {
+    for (index c = first; c < end; ++c) {
+      auto b = rt_cell_mass(m, c);
+      std::array<real, 4> d;
+      for (int i = 0; i < 4; ++i) d[i] = b[i][i];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) b[i][j] /= std::sqrt(d[i] * d[j]);
+      const real mu = smallest_eigenvalue(b);
+      SCFD_CHECK(mu > 0, "cell {}: its face mass is not positive definite ({})", c, mu);
+      for (int i = 0; i < 4; ++i) part[c][i] = mu * d[i];
     }
-  }
+  });
+  std::vector<real> a(static_cast<std::size_t>(m.n_faces), 0);
+  parallel_for(m.n_owned_faces, [&](index first, index end) {
+    for (index f = first; f < end; ++f)
+      for (int k = 0; k < 2; ++k) {
+        const index c = m.face_cells[2 * f + k];
+        if (c == kNone) continue;
+        int i = 0;
+        while (m.cell_faces[4 * c + i] != f) ++i;
+        a[f] += part[c][i];
+      }
+  });
   return a;
 }
 

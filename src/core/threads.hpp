@@ -1,0 +1,38 @@
+// Host threads for the set-up's loops over cells, nodes and matrix rows (the Hodge stars, the
+// multigrid's sparse products): the steps run on the backend, but at millions of cells the
+// set-up's host loops were most of a short run (docs/architecture.md, "Host threads").
+//
+// A loop is cut into contiguous chunks, one per thread at most, the first run on the calling
+// thread. A chunk's result may depend only on its own range, and callers combine per-chunk
+// results in chunk order, so a result does not depend on the thread count: the same bits with 1
+// or 16 threads. The threads call no MPI, and none outlives the loop that started it.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace scfd {
+
+// The number of threads a loop may use (>= 1; 1 until set).
+int host_threads();
+void set_host_threads(int n);
+// The cores this process may run on (its CPU affinity), shared among the ranks of this node
+// (ranks_on_node), at least 1. Collective over MPI_COMM_WORLD.
+int default_host_threads();
+
+// The boundaries 0 = b_0 < b_1 < ... < b_k = n of the chunks a loop over [0, n) is cut into:
+// k <= host_threads(), each chunk at least `grain` items (one chunk when n < 2 grain); {0} for
+// n = 0.
+std::vector<index> chunk_bounds(index n, index grain = 4096);
+// Runs body(chunk, begin, end) for every chunk [bounds[i], bounds[i + 1]), chunk 0 on the calling
+// thread, the others on threads of their own; returns when all are done and rethrows the
+// exception of the first chunk (in chunk order) that threw.
+void for_chunks(const std::vector<index>& bounds,
+                const std::function<void(std::size_t chunk, index begin, index end)>& body);
+// for_chunks over chunk_bounds(n, grain), for loops whose items write disjoint places.
+void parallel_for(index n, const std::function<void(index begin, index end)>& body,
+                  index grain = 4096);
+
+}  // namespace scfd
