@@ -66,9 +66,9 @@ StreamOperator::StreamOperator(const topology::Mesh& m, const backend::Backend& 
   const auto [dm, dv] = stream_diagonals(m, s, edge_diagonal);
   diag_mass_ = be.make_field_from(dm);
   diag_viscous_ = be.make_field_from(dv);
-  star_inverse_.resize(edge_diagonal.size());
-  for (std::size_t i = 0; i < star_inverse_.size(); ++i) star_inverse_[i] = 1 / edge_diagonal[i];
-  stream_diagonal_ = dm;
+  std::vector<real> star_stream(dm.size());
+  for (std::size_t i = 0; i < star_stream.size(); ++i) star_stream[i] = edge_diagonal[i] * dm[i];
+  star_stream_ = be.make_field_from(star_stream);
   if (m.dim == 3) {
     stream_ = be.make_matrix(s);
     stream_l1_.assign(static_cast<std::size_t>(s.rows), 0);
@@ -125,12 +125,14 @@ class StreamOperator::Multigrid final : public StreamOperator::Tracking {
   FieldPtr weight_, chain_scale_, t_;  // D; the chain entities' Jacobi weights; scratch
 };
 
+// Formed on the backend (no upload: it changes with nu dt, i.e. at most steps of a run whose
+// step follows the Courant number), as 1 / (1 + nu dt W_ii L_ii): the same as W^-1 / (W^-1 + nu
+// dt L_ii) and finite where W_ii is 0.
 void StreamOperator::second_factor(Field& weight) const {
-  std::vector<real> w(fixed_host_.size(), 0);
-  for (std::size_t i = 0; i < w.size(); ++i)
-    if (fixed_host_[i] == 0)
-      w[i] = star_inverse_[i] / (star_inverse_[i] + nu_dt * stream_diagonal_[i]);
-  be_.upload(w, weight);
+  be_.fill(weight, 1);
+  be_.axpy(nu_dt, *star_stream_, weight);
+  be_.reciprocal(weight, weight);
+  be_.multiply(*free_, weight, weight);
 }
 
 void StreamOperator::chain_scale(Field& scale, Field& work) const {

@@ -105,6 +105,7 @@ class StreamOperator final : public solvers::LinearOperator {
   mutable std::vector<real> chain_coef_;          // their host copy (several ranks: summed)
   FieldPtr px_;                                   // curl entities: P x
   FieldPtr diag_mass_, diag_viscous_;             // diagonals of L and of L W L (owned entities)
+  FieldPtr star_stream_;                          // W_ii L_ii (second_factor)
   FieldPtr lx_, wlx_;                             // curl entities: L x, W L x
   std::unique_ptr<backend::Matrix> stream_;       // 3D: S = R M_RT C
   FieldPtr curl_x_, convected_;                   // faces: C x, C_a C x
@@ -112,9 +113,7 @@ class StreamOperator final : public solvers::LinearOperator {
   Convection convection_;
   std::unique_ptr<backend::NodeSystem> assembled_;  // 2D: L assembled
   std::vector<real> edge_weight_;                   // 2D: L's weight of each edge
-  std::vector<real> star_inverse_;                  // W^-1: 1 / diag(W) on every curl entity
   std::vector<real> stream_l1_;          // 3D: sum_j |S_ij| on every owned edge (l1-Jacobi)
-  std::vector<real> stream_diagonal_;    // L_ii on every curl entity (0 at the ghosts)
   std::unique_ptr<Tracking> multigrid_;  // use_multigrid
   // The exchanges through plans narrowed to what the product after them reads (halo_plan.hpp):
   // laplacian_plan_ the columns of S and the curl entities of the owned faces (the convection's
