@@ -57,12 +57,17 @@ struct StepOutcome {
 StepOutcome run_step(physics::Model& model, const Plugins& plugins, RunSummary& summary) {
   StepOutcome o;
   try {
+    model.take_other_solves();  // the output's, counted in its phase
     {
       ScopedPhase p(summary.timers, "solve");
       o.report = model.advance();
     }
     ScopedPhase p(summary.timers, "sampling");
     for (const auto& plugin : plugins) plugin->after_step();
+    for (const auto& [name, n] : model.take_other_solves()) {  // the plugins' (the forces')
+      o.report.solves.emplace_back(name, n);
+      o.report.iterations += n;
+    }
   } catch (const physics::SolveError& e) {
     o.failure = e.what();
   } catch (const physics::Interrupted&) {

@@ -92,6 +92,9 @@ class Model {
   virtual std::vector<std::string> notes() const { return {}; }
   // The flow the plugins read, or null for a model that has none (heat).
   virtual FlowAccess* flow() { return nullptr; }
+  // The solves run outside advance() since the last call, named as StepReport::solves (ns-exact's
+  // pressure recovery when a plugin or the output asked for the pressure), then forgotten.
+  virtual std::vector<std::pair<std::string, int>> take_other_solves() { return {}; }
 
   // The state a checkpoint holds (pointers into this model, valid while it lives), and the hook
   // a restart calls after it wrote new values through them: the model refreshes what it derives

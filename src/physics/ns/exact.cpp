@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
@@ -38,6 +39,9 @@ class NsExactModel final : public ns::FlowModel {
   std::vector<std::string> notes() const override;
   const Field& pressure() override;
   bool pressure_costs_a_solve() const override { return true; }
+  std::vector<std::pair<std::string, int>> take_other_solves() override {
+    return std::exchange(recoveries_, {});
+  }
   ModelState state() override;
   void state_loaded() override;
 
@@ -59,8 +63,9 @@ class NsExactModel final : public ns::FlowModel {
   // cells: the pressure of the step before pressure_step_'s (flow_.p where that one was not
   // recovered), for the recovery's initial guess, and scratch
   FieldPtr p_previous_, cell_work_;
-  std::vector<std::string> chain_names_;  // the patches of each non-gauge chain
-  int pressure_step_ = 0;                 // the step whose pressure flow_.p holds
+  std::vector<std::string> chain_names_;                 // the patches of each non-gauge chain
+  int pressure_step_ = 0;                                // the step whose pressure flow_.p holds
+  std::vector<std::pair<std::string, int>> recoveries_;  // take_other_solves
 };
 
 NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
@@ -199,6 +204,7 @@ const Field& NsExactModel::pressure() {
   be_.copy(consecutive ? *cell_work_ : *flow_.p, *p_previous_);
   halo_.cells.exchange(be_, *flow_.p);  // the pressure's ghosts, for the output
   require_converged(r, fmt::format("step {}: pressure", flow_.step));
+  recoveries_.emplace_back("pressure", r.iterations);
   pressure_step_ = flow_.step;
   return *flow_.p;
 }
