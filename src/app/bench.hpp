@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "backend/sparse_matrix.hpp"
 #include "halo/halo.hpp"
 #include "topology/mesh.hpp"
 
@@ -33,6 +34,9 @@ struct Timing {
 
 // Bytes of one `real` in the backend's precision ("fp64" -> 8, "fp32" -> 4).
 int real_bytes(const backend::Backend& be);
+// Bytes of one product with `a` that also reads `row_vectors` vectors of a.rows entries (a lower
+// bound): every entry's value and 4-byte column, x once per column, the vectors and the result.
+double product_bytes(const backend::SparseMatrix& a, int row_vectors, int rb);
 
 // How each operation is timed: calls for `warmup_s` seconds first (at least one; the first also
 // compiles kernels and uploads the device mesh), then `repeat` timed calls. The warm-up is what
@@ -80,6 +84,14 @@ std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh
 // exposed time), then one global sum of a dot product through Scalars ("global sum").
 std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mesh& m,
                                  halo::Halo& halo, const TimingOptions& o);
+
+// `--only momentum` (bench_momentum.cpp): one application of ns-classical's 3D momentum operator
+// on mesh m as a lid-driven cavity ("momentum_apply", bytes: the sum of its parts' traffic),
+// then its viscous and convective parts ("momentum_viscous", "momentum_convection") and its
+// stored matrices alone ("mass_rt", "edge_star_wmp", "mass_curl"). InputError for a 2D
+// mesh or one without boundary patches.
+std::vector<Timing> momentum_timings(const backend::Backend& be, const topology::Mesh& m,
+                                     halo::Halo& halo, const TimingOptions& o);
 
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat/heat.cpp does), unit heat

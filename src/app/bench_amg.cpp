@@ -21,12 +21,6 @@ namespace {
 using backend::Field;
 using backend::SparseMatrix;
 
-// Bytes of one product with `a` that also reads `row_vectors` vectors of a.rows entries.
-double product_bytes(const SparseMatrix& a, int row_vectors, int rb) {
-  return static_cast<double>(a.entries()) * (rb + 4) + static_cast<double>(a.cols) * rb +
-         static_cast<double>(a.rows) * rb * (1 + row_vectors);
-}
-
 std::unique_ptr<Field> ones(const backend::Backend& be, index n) {
   auto f = be.make_field(n);
   be.fill(*f, 1);

@@ -63,6 +63,11 @@ int real_bytes(const backend::Backend& be) {
   return be.precision() == "fp32" ? 4 : 8;
 }
 
+double product_bytes(const backend::SparseMatrix& a, int row_vectors, int rb) {
+  return static_cast<double>(a.entries()) * (rb + 4) + static_cast<double>(a.cols) * rb +
+         static_cast<double>(a.rows) * rb * (1 + row_vectors);
+}
+
 Timing copy_ceiling(const backend::Backend& be, const topology::Mesh& m, const TimingOptions& o) {
   const index largest = std::max({m.n_nodes, m.n_edges, m.n_faces, 3 * m.n_cells});
   const index n = std::max<index>(index{1} << 24, largest);

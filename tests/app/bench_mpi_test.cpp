@@ -63,4 +63,31 @@ TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
   }
 }
 
+// `bench --only momentum` on 1 and 2 ranks: one application of the 3D momentum operator and its
+// three stored matrices, every time positive, the application's bytes more than the matrices'.
+// A 2D mesh is an input error.
+TEST(BenchMpi, MomentumPartTimesTheOperatorAndItsMatrices) {
+  for (int nranks : {1, 2}) {
+    const std::string text = bench_json(nranks, "--repeat 2 --only momentum");
+    const std::size_t at = text.find("\"momentum\": {");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string part = text.substr(at);
+    double matrices = 0;
+    for (const char* row : {"mass_rt", "edge_star_wmp", "mass_curl"}) {
+      const std::size_t r = part.find(std::string("\"") + row + "\"");
+      ASSERT_NE(r, std::string::npos) << row << " on " << nranks << " ranks";
+      EXPECT_GT(scfd::test::json_number(part.substr(r), "time_s"), 0) << row;
+      matrices += scfd::test::json_number(part.substr(r), "bytes");
+    }
+    const std::string apply = part.substr(part.find("\"momentum_apply\""));
+    EXPECT_GT(scfd::test::json_number(apply, "time_s"), 0) << nranks << " ranks";
+    EXPECT_GT(scfd::test::json_number(apply, "bytes"), matrices) << nranks << " ranks";
+  }
+  const auto r =
+      scfd::test::run_command("'" + std::string(SCFD_BINARY) +
+                              "' bench --dim 2 --cells 2000 --backend cpu --only momentum");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("3D mesh"), std::string::npos) << r.err;
+}
+
 }  // namespace
