@@ -410,11 +410,14 @@ TEST(NsVerification, ExactCylinderMatchesClassical) {
   EXPECT_NEAR(test::json_number(exact, "lift_coefficient"),
               test::json_number(classical, "lift_coefficient"), 1e-3);
   // The forces recover the pressure after every step (a Poisson solve): the summary counts those
-  // iterations as the step's "pressure" solve beside "stream", in the total too.
+  // iterations as the step's "pressure" solve beside "stream", in the total too. Started from
+  // the quadratic extrapolation of the last three pressures it takes 9.4 per step (the linear
+  // one: 12.1).
   const std::string solves = exact.substr(exact.find("\"solves\": {"));
   const std::string recovery = solves.substr(solves.find("\"pressure\": {"));
   const std::string stream = solves.substr(solves.find("\"stream\": {"));
   EXPECT_GE(test::json_number(recovery, "mean"), 3) << solves;
+  EXPECT_LE(test::json_number(recovery, "mean"), 10.5) << solves;
   EXPECT_NEAR(test::json_number(exact, "iterations_mean"),
               test::json_number(stream, "mean") + test::json_number(recovery, "mean"), 1e-6)
       << exact;
