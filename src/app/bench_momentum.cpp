@@ -3,11 +3,11 @@
 // product BiCGStab applies twice per iteration; docs/methods.md) on the bench's mesh as a
 // lid-driven cavity (its first patch a moving wall, the others walls, Re 100), with its parts
 // timed alone: the viscous term M C W R M x, the convection C(a) x, and the three stored
-// matrices (M_RT, W_mp, M C). Bytes of
-// the application (a lower bound, the sum of its parts): each matrix product's values, 4-byte
-// columns, x once per column and the result (product_bytes), the convection's kernels by the
-// traffic model (backend/traffic.hpp), and 20 field lengths of face vectors for its element-wise
-// operations (the mask of x, the copy of M x, the combination's three axpy and two products).
+// matrices (M_RT, W_mp, M C). Bytes of the application (a lower bound, the sum of its parts):
+// each matrix product's values, 4-byte columns, x once per column and the result
+// (product_bytes), the rotation's and the convection's kernels by the traffic model
+// (backend/traffic.hpp), and 20 field lengths of face vectors for its element-wise operations
+// (the mask of x, the copy of M x, the combination's three axpy and two products).
 #include <fmt/format.h>
 
 #include <random>
