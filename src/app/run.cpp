@@ -163,6 +163,26 @@ int read_threads(const config::Case& c) {
   return n == 0 ? default_host_threads() : static_cast<int>(n);
 }
 
+// The set-up's parts (core/timer.hpp) into the summary (`setup_<part>`), and the line that
+// reports them: the parts some rank timed, the same list on every rank (one collective).
+std::string report_setup_parts(RunSummary& summary) {
+  std::array<double, kParts> seconds = take_setup_parts(), most = seconds;
+  global_max(std::span<double>(most));
+  std::string line;
+  double timed = 0;
+  for (std::size_t i = 0; i < kParts; ++i) {
+    if (!(most[i] > 0)) continue;
+    const char* part = name(static_cast<Part>(i));
+    summary.timers.add(fmt::format("setup_{}", part), seconds[i]);
+    line += fmt::format(", {} {:.2f}", part, seconds[i]);
+    timed += seconds[i];
+  }
+  const double setup = summary.timers.get("setup");
+  if (line.empty()) return fmt::format("set-up {:.2f} s", setup);
+  return fmt::format("set-up {:.2f} s{}, the rest {:.2f} (rank 0's seconds)", setup, line,
+                     std::max(0.0, setup - timed));
+}
+
 int run_case(const RunOptions& opt) {
   // From the start: a stop requested during the set-up ends the run after its first step.
   clear_stop_request();
@@ -194,6 +214,7 @@ int run_case(const RunOptions& opt) {
     ScopedPhase p(summary.timers, "setup");
     model = physics::make_model(c, mesh, be, halo);
   }
+  const std::string setup_line = report_setup_parts(summary);
   out.fields = read_output_fields(c, *model);
   const Plugins plugins = physics::make_plugins(c, *model, out.directory);
   const CheckpointSettings checkpoint_settings = read_checkpoint_settings(c, opt.restart);
@@ -209,6 +230,7 @@ int run_case(const RunOptions& opt) {
   for (const std::string& line : model->notes()) log::info("{}", line);
   log::info("backend: {}; {} host thread{} per rank for the set-up", chosen.description,
             host_threads(), host_threads() == 1 ? "" : "s");
+  log::info("{}", setup_line);
   if (nranks > 1 && chosen.rank_devices.front() >= 0) {
     log::info("GPU of each rank: {}", fmt::join(chosen.rank_devices, " "));
     for (const int r : chosen.sharing_ranks)

@@ -1,8 +1,12 @@
 // Wall-clock timers. PhaseTimers accumulates seconds per named phase (read mesh, topology,
-// solve, output...) for progress lines and the JSON run summary; ScopedPhase times a block.
+// solve, output...) for progress lines and the JSON run summary; ScopedPhase times a block;
+// SetupPart times a part of a model's set-up.
 #pragma once
 
+#include <array>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +46,41 @@ class ScopedPhase {
   PhaseTimers& timers_;
   std::string phase_;
   Timer timer_;
+};
+
+// The set-up's parts, timed so that a user sees where the set-up of a large mesh goes: the code
+// that builds a part times itself with a SetupPart, and the run reports the seconds of each after
+// the set-up (a log line, and `setup_<part>` in the summary). Each part's time is its own: a part
+// started inside another pauses the outer one, so the parts add up to at most the set-up. Parts
+// are timed on the thread that runs the set-up (the loops inside them may use host threads).
+enum class Part : std::uint8_t {
+  geometry,         // the mesh factors of the flow models, less the parts below
+  edge_star,        // the 3D edge star W_mp and its wall term
+  face_mass,        // the 3D face mass M_RT
+  projection_mass,  // the 3D pressure projection's diagonal
+  mass_curl,        // M C and the viscous diagonal
+  pressure_matrix,  // the assembled pressure Laplacian
+  multigrid,        // the AMG hierarchies (pressure, stream), less their device matrices
+  device_mesh,      // the GPU's copy of the mesh
+  device_matrices,  // Backend::make_matrix: a matrix's copy in the backend's layout
+};
+inline constexpr std::size_t kParts = 9;
+const char* name(Part p);
+
+// The seconds of each part so far (by Part), and back to zero.
+std::array<double, kParts> take_setup_parts();
+
+class SetupPart {
+ public:
+  explicit SetupPart(Part part);
+  ~SetupPart();
+  SetupPart(const SetupPart&) = delete;
+  SetupPart& operator=(const SetupPart&) = delete;
+
+ private:
+  Part part_;
+  Timer timer_;
+  SetupPart* outer_;
 };
 
 }  // namespace scfd

@@ -192,6 +192,7 @@ AmgOptions amg_options(const backend::Backend& be) {
 std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
                               halo::HaloPlan& plan, const std::string& what) {
   const Timer timer;
+  const SetupPart part(Part::multigrid);
   const AmgOptions options = amg_options(be);
   const bool ranks = world_size() > 1;
   AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);

@@ -99,6 +99,14 @@ AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOpt
 // and the number of aggregates.
 std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggregates);
 
+// The entries of the coarse operator P^T A P that the aggregation agg (n aggregates) would give,
+// P its basis smoothed by one Jacobi step on A, from the row patterns of at most
+// kSampledAggregates aggregates spread evenly over them; with no more aggregates than that, all
+// of them: then the count is exactly that of the product, which keeps every entry its structure
+// reaches. The hierarchy uses it to pair aggregates before it forms a product too dense to keep.
+inline constexpr index kSampledAggregates = 256;
+double estimated_coarse_entries(const SparseMatrix& a, const std::vector<index>& agg, index n);
+
 // The hierarchy on a backend, applied as one V-cycle per call.
 class Amg final : public Preconditioner {
  public:

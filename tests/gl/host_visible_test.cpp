@@ -1,7 +1,8 @@
 // Host-visible buffers and fences (gl/buffer.hpp, gl/sync.hpp), the path by which halo packs,
 // scalar read-backs and upload staging avoid draining the GL queue: what a kernel writes into a
 // host-visible buffer is what the host reads after the wait, and what the host writes through the
-// mapping is what the kernels queued after the write read, write after write.
+// mapping is what the kernels queued after the write read, write after write; staged uploads put
+// every part in place.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include "gl/context.hpp"
 #include "gl/program.hpp"
 #include "gl/sync.hpp"
+#include "gl/upload.hpp"
 #include "gl_fixture.hpp"
 
 namespace scfd::gl {
@@ -97,6 +99,27 @@ TEST(Fence, WaitWithoutAPlacedFenceReturnsAtOnce) {
   EXPECT_TRUE(h.placed());
   EXPECT_FALSE(g.placed());  // NOLINT(bugprone-use-after-move): moved-from is empty by contract
   wait_for_gpu();
+}
+
+// A staged upload (gl/upload.hpp) of a buffer several times its staging, in parts that the two
+// staging buffers take in turn: every element lands where fill put it, parts cut anywhere.
+TEST(HostVisible, StagedUploadsPutEveryPartInPlace) {
+  test::gl_context();
+  constexpr std::size_t n = 10007, staging = 1000 * sizeof(std::uint32_t);
+  Uploader up(staging);
+  std::size_t parts = 0;
+  for (int round = 0; round < 2; ++round) {  // the second reuses the staging buffers
+    const Buffer b =
+        up.make<std::uint32_t>(n, [&](std::uint32_t* dst, std::size_t first, std::size_t end) {
+          ++parts;
+          for (std::size_t i = first; i < end; ++i)
+            dst[i - first] = static_cast<std::uint32_t>(7 * i + round);
+        });
+    const std::vector<std::uint32_t> got = b.download<std::uint32_t>();
+    ASSERT_EQ(got.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 7 * i + round) << i;
+  }
+  EXPECT_EQ(parts, gl_version() >= 44 ? 2 * ((n * 4 + staging - 1) / staging) : 2);
 }
 
 }  // namespace

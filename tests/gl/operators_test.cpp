@@ -50,7 +50,8 @@ void check_mesh(const Mesh& m, const std::string& name, Precision p, Storage st,
   const real tol = p == Precision::fp64 ? 1e-12 : 1e-5;
   const std::string label = "node_system_assemble " + std::string(gl::to_string(p)) + " " +
                             std::string(gl::to_string(st)) + " on " + name;
-  const DeviceMesh dm(m, p);
+  gl::Uploader up(4096);  // a small staging: the mesh's lists go in many parts
+  const DeviceMesh dm(m, p, up);
   ASSERT_TRUE(dm.matches(m));
   ASSERT_GT(dm.bytes(), 0u);
   const auto ne = static_cast<std::size_t>(m.n_edges), nn = static_cast<std::size_t>(m.n_nodes),
@@ -139,7 +140,8 @@ TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {
       {
         gl_context();
         Operators ops(Precision::fp64, Storage::buffer, gl::compile_compute_body);
-        const DeviceMesh dm(m, Precision::fp64);
+        gl::Uploader up;
+        const DeviceMesh dm(m, Precision::fp64, up);
         const FieldStorage u =
             to_device(std::vector<real>(m.n_faces, 1.0), Precision::fp64, Storage::buffer);
         FieldStorage d =

@@ -9,6 +9,7 @@
 #include "backend/cpu/operators.hpp"
 #include "backend/cpu/sparse.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 
 namespace scfd::backend::cpu {
 
@@ -381,6 +382,7 @@ const CpuMatrix& cpu_matrix(const Matrix& a) {
 }  // namespace
 
 std::unique_ptr<Matrix> CpuBackend::make_matrix(const SparseMatrix& a) const {
+  const SetupPart part(Part::device_matrices);
   a.check();
   return std::make_unique<CpuMatrix>(a);
 }

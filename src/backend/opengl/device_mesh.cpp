@@ -16,6 +16,7 @@ namespace {
 
 using scfd::gl::Buffer;
 using scfd::gl::Precision;
+using scfd::gl::Uploader;
 using topology::Csr;
 using topology::Mesh;
 
@@ -39,12 +40,6 @@ Buffer real_buffer(const std::vector<double>& v, Precision p) {
 struct SellShape {
   std::vector<std::uint32_t> slice, length;
   std::size_t padded = 0;  // entries, padding included
-
-  // Position of entry k (0-based within the row) of row i.
-  std::size_t at(index i, index k) const {
-    return slice[static_cast<std::size_t>(i / kSellChunk)] +
-           static_cast<std::size_t>(i % kSellChunk) + static_cast<std::size_t>(k) * kSellChunk;
-  }
 };
 
 SellShape sell_shape(std::span<const index> offset, index n_rows) {
@@ -72,23 +67,45 @@ SellShape sell_shape(std::span<const index> offset, index n_rows) {
   return s;
 }
 
-// value(i, k) for entry k of row i (CSR position k) at its place in the SELL layout, `fill` in
-// the padding (rows on the host threads).
+// A buffer of T in the SELL layout: value(i, k) for entry k of row i (CSR position k) at its
+// place, 0 in the padding, written by the host threads part by part into the uploader's staging
+// (gl::Uploader): each thread the share of a part in its slices.
 template <typename T, typename Value>
-std::vector<T> sell_values(const SellShape& s, std::span<const index> offset, index n_rows,
-                           Value value, T fill = 0) {
-  std::vector<T> out(s.padded, fill);
-  parallel_for(n_rows, [&](index first, index end) {
-    for (index i = first; i < end; ++i)
-      for (index k = offset[i]; k < offset[i + 1]; ++k) out[s.at(i, k - offset[i])] = value(i, k);
+Buffer sell_buffer(Uploader& up, const SellShape& s, std::span<const index> offset, index n_rows,
+                   Value value) {
+  const auto n_slices = static_cast<index>(s.slice.size());
+  return up.make<T>(s.padded, [&](T* dst, std::size_t first, std::size_t end) {
+    // The slices that overlap [first, end) (an empty slice starts where the next one does).
+    const auto sl_first =
+        static_cast<index>(std::upper_bound(s.slice.begin(), s.slice.end(), first) -
+                           s.slice.begin()) -
+        1;
+    const auto sl_end =
+        static_cast<index>(std::lower_bound(s.slice.begin(), s.slice.end(), end) - s.slice.begin());
+    parallel_for(
+        sl_end - sl_first,
+        [&](index a, index b) {
+          for (index sl = sl_first + a; sl < sl_first + b; ++sl) {
+            const std::size_t start = s.slice[static_cast<std::size_t>(sl)];
+            const std::size_t stop =
+                sl + 1 < n_slices ? s.slice[static_cast<std::size_t>(sl) + 1] : s.padded;
+            for (std::size_t e = std::max(start, first); e < std::min(stop, end); ++e) {
+              const auto k = static_cast<index>((e - start) / kSellChunk);
+              const index i = sl * kSellChunk + static_cast<index>((e - start) % kSellChunk);
+              const bool entry = i < n_rows && k < offset[i + 1] - offset[i];
+              dst[e - first] = entry ? static_cast<T>(value(i, offset[i] + k)) : T(0);
+            }
+          }
+        },
+        256);
   });
-  return out;
 }
 
 // One int per padded entry: value(i, k) for entry k of row i, 0 in the padding.
 template <typename Value>
-Buffer sell_items(const SellShape& s, std::span<const index> offset, index n_rows, Value value) {
-  return int_buffer(sell_values<std::int32_t>(s, offset, n_rows, value));
+Buffer sell_items(Uploader& up, const SellShape& s, std::span<const index> offset, index n_rows,
+                  Value value) {
+  return sell_buffer<std::int32_t>(up, s, offset, n_rows, value);
 }
 
 SellRows sell_rows(const SellShape& s) {
@@ -114,56 +131,61 @@ std::int32_t neighbour_across(const Mesh& m, index c, index f) {
 }
 
 // cell_faces planes (signed), the interpolation vectors s (x_f - x_c) / V_c, and the
-// cell_neighbours planes and 1 / V_c of convection.
+// cell_neighbours planes and 1 / V_c of convection (cells on the host threads).
 void build_cells(const Mesh& m, DeviceMesh::Buffers& b) {
   const int w = m.cell_width(), dim = m.dim;
   const auto n = static_cast<std::size_t>(m.n_owned_cells);
   std::vector<std::int32_t> faces(n * w), neighbours(n * w);
   std::vector<double> interp(n * w * dim), inv_volumes(n);
-  for (std::size_t c = 0; c < n; ++c) {
-    const Vec3 xc = m.cell_centre(c);
-    const real inv_volume = 1 / m.cell_volume[c];
-    inv_volumes[c] = inv_volume;
-    for (int k = 0; k < w; ++k) {
-      const std::size_t i = c * w + k;
-      const index f = m.cell_faces[i];
-      SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
-      faces[k * n + c] = signed_index(f, m.cell_face_sign[i]);
-      neighbours[k * n + c] = neighbour_across(m, static_cast<index>(c), f);
-      const Vec3 a = (m.cell_face_sign[i] * inv_volume) * (m.face_centre[f] - xc);
-      for (int j = 0; j < dim; ++j) interp[(k * dim + j) * n + c] = a[j];
+  parallel_for(m.n_owned_cells, [&](index first, index end) {
+    for (auto c = static_cast<std::size_t>(first); c < static_cast<std::size_t>(end); ++c) {
+      const Vec3 xc = m.cell_centre(c);
+      const real inv_volume = 1 / m.cell_volume[c];
+      inv_volumes[c] = inv_volume;
+      for (int k = 0; k < w; ++k) {
+        const std::size_t i = c * w + k;
+        const index f = m.cell_faces[i];
+        SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
+        faces[k * n + c] = signed_index(f, m.cell_face_sign[i]);
+        neighbours[k * n + c] = neighbour_across(m, static_cast<index>(c), f);
+        const Vec3 a = (m.cell_face_sign[i] * inv_volume) * (m.face_centre[f] - xc);
+        for (int j = 0; j < dim; ++j) interp[(k * dim + j) * n + c] = a[j];
+      }
     }
-  }
+  });
   b.cell_faces = int_buffer(faces);
   b.cell_interp = real_buffer(interp, b.precision);
   b.cell_neighbours = int_buffer(neighbours);
   b.cell_inv_volume = real_buffer(inv_volumes, b.precision);
 }
 
-// face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes.
+// face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes (faces on
+// the host threads).
 void build_faces(const Mesh& m, DeviceMesh::Buffers& b) {
   const int dim = m.dim, cw = m.curl_width();
   const auto n = static_cast<std::size_t>(m.n_owned_faces);
   std::vector<std::int32_t> cells(2 * n), curl(n * cw);
   std::vector<double> integ(2 * dim * n, 0.0);
-  for (std::size_t f = 0; f < n; ++f) {
-    const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
-    SCFD_CHECK(c1 >= 0, "owned face {} has no cell behind it", f);
-    cells[f] = c1;
-    cells[n + f] = c2;
-    const Vec3 xf = m.face_centre[f];
-    const Vec3 d1 = xf - m.cell_centre(c1);
-    const Vec3 d2 = c2 != kNone ? xf - m.cell_centre(c2) : Vec3{};
-    for (int j = 0; j < dim; ++j) {
-      integ[j * n + f] = d1[j];
-      integ[(dim + j) * n + f] = d2[j];
+  parallel_for(m.n_owned_faces, [&](index first, index end) {
+    for (auto f = static_cast<std::size_t>(first); f < static_cast<std::size_t>(end); ++f) {
+      const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+      SCFD_CHECK(c1 >= 0, "owned face {} has no cell behind it", f);
+      cells[f] = c1;
+      cells[n + f] = c2;
+      const Vec3 xf = m.face_centre[f];
+      const Vec3 d1 = xf - m.cell_centre(c1);
+      const Vec3 d2 = c2 != kNone ? xf - m.cell_centre(c2) : Vec3{};
+      for (int j = 0; j < dim; ++j) {
+        integ[j * n + f] = d1[j];
+        integ[(dim + j) * n + f] = d2[j];
+      }
+      for (int k = 0; k < cw; ++k) {
+        const std::size_t i = f * cw + k;
+        SCFD_CHECK(m.face_curl[i] >= 0, "owned face {} misses a curl entity", f);
+        curl[k * n + f] = signed_index(m.face_curl[i], m.face_curl_sign[i]);
+      }
     }
-    for (int k = 0; k < cw; ++k) {
-      const std::size_t i = f * cw + k;
-      SCFD_CHECK(m.face_curl[i] >= 0, "owned face {} misses a curl entity", f);
-      curl[k * n + f] = signed_index(m.face_curl[i], m.face_curl_sign[i]);
-    }
-  }
+  });
   b.face_cells = int_buffer(cells);
   b.face_integ = real_buffer(integ, b.precision);
   b.face_curl = int_buffer(curl);
@@ -175,7 +197,7 @@ std::size_t sell_bytes(const SellRows& s) {
 
 }  // namespace
 
-DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
+DeviceMesh::DeviceMesh(const topology::Mesh& m, Precision p, Uploader& up)
     : mesh_(&m),
       n_nodes_(m.n_nodes),
       n_edges_(m.n_edges),
@@ -195,35 +217,41 @@ DeviceMesh::DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p)
   const Csr& cf = m.curl_faces;
   const SellShape curl_shape = sell_shape(cf.offset, m.n_owned_curl());
   b->curl_faces = sell_rows(curl_shape);
-  b->curl_faces.item = sell_items(curl_shape, cf.offset, m.n_owned_curl(), [&](index i, index k) {
-    SCFD_CHECK(cf.item[k] >= 0 && cf.item[k] < m.n_faces, "curl entity {}: face {}", i, cf.item[k]);
-    return signed_index(cf.item[k], cf.sign[k]);
-  });
+  b->curl_faces.item =
+      sell_items(up, curl_shape, cf.offset, m.n_owned_curl(), [&](index i, index k) {
+        SCFD_CHECK(cf.item[k] >= 0 && cf.item[k] < m.n_faces, "curl entity {}: face {}", i,
+                   cf.item[k]);
+        return signed_index(cf.item[k], cf.sign[k]);
+      });
   // Node operators: per owned node, its edges and the node at the other end of each.
   const Csr& ne = m.node_edges;
   const SellShape node_shape = sell_shape(ne.offset, m.n_owned_nodes);
   b->node_edges = sell_rows(node_shape);
-  b->node_edges.item = sell_items(node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
-    SCFD_CHECK(ne.item[k] >= 0 && ne.item[k] < m.n_edges, "node {}: edge {}", i, ne.item[k]);
-    return ne.item[k];
-  });
-  b->node_edges.item2 = sell_items(node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
-    const index e = ne.item[k];
-    return m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
-  });
+  b->node_edges.item =
+      sell_items(up, node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
+        SCFD_CHECK(ne.item[k] >= 0 && ne.item[k] < m.n_edges, "node {}: edge {}", i, ne.item[k]);
+        return ne.item[k];
+      });
+  b->node_edges.item2 =
+      sell_items(up, node_shape, ne.offset, m.n_owned_nodes, [&](index i, index k) {
+        const index e = ne.item[k];
+        return m.edge_nodes[2 * e] == i ? m.edge_nodes[2 * e + 1] : m.edge_nodes[2 * e];
+      });
   buffers_ = std::move(b);
 }
 
-SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p) {
+SellMatrix make_sell_matrix(const SparseMatrix& a, Precision p, Uploader& up) {
   a.check();
   const SellShape shape = sell_shape(a.offset, a.rows);
   SellMatrix s;
   s.rows = a.rows;
   s.cols = a.cols;
   s.layout = sell_rows(shape);
-  s.layout.item = sell_items(shape, a.offset, a.rows, [&](index, index k) { return a.column[k]; });
-  s.value = real_buffer(
-      sell_values<double>(shape, a.offset, a.rows, [&](index, index k) { return a.value[k]; }), p);
+  s.layout.item =
+      sell_items(up, shape, a.offset, a.rows, [&](index, index k) { return a.column[k]; });
+  const auto value = [&](index, index k) { return a.value[k]; };
+  s.value = p == Precision::fp64 ? sell_buffer<double>(up, shape, a.offset, a.rows, value)
+                                 : sell_buffer<float>(up, shape, a.offset, a.rows, value);
   return s;
 }
 

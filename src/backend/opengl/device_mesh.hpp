@@ -23,6 +23,7 @@
 #include "backend/traffic.hpp"
 #include "gl/buffer.hpp"
 #include "gl/program.hpp"
+#include "gl/upload.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::backend::opengl {
@@ -33,7 +34,8 @@ static_assert(kSellChunk == kTrafficSellChunk, "the traffic model assumes this l
 
 class DeviceMesh {
  public:
-  DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p);
+  // The SELL lists go through `up` (gl/upload.hpp).
+  DeviceMesh(const topology::Mesh& m, scfd::gl::Precision p, scfd::gl::Uploader& up);
 
   const topology::Mesh& mesh() const { return *mesh_; }
   // True when this copy was made from `m` (same object and the same entity counts).
@@ -68,7 +70,8 @@ struct SellMatrix {
   scfd::gl::Buffer value;
   std::size_t bytes() const;
 };
-SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p);
+// Through `up`: the host threads write the layout into its staging buffers.
+SellMatrix make_sell_matrix(const SparseMatrix& a, scfd::gl::Precision p, scfd::gl::Uploader& up);
 
 struct DeviceMesh::Buffers {
   scfd::gl::Precision precision = scfd::gl::Precision::fp64;

@@ -14,6 +14,7 @@
 
 #include "backend/opengl/scalars.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 
 namespace scfd::backend::opengl {
 
@@ -48,6 +49,7 @@ struct GlBackend::State {
   // that outlives the backend by mistake does not write into freed memory.
   std::shared_ptr<std::size_t> field_bytes = std::make_shared<std::size_t>(0);
   std::size_t system_bytes = 0;  // coefficients of the live assembled node systems, matrices
+  gl::Uploader uploader;
 
   State(gl::Context c, std::unique_ptr<Driver> d, Precision p, gl::Storage s)
       : context(std::move(c)),
@@ -157,6 +159,10 @@ Operators& GlBackend::ops() const {
 
 std::size_t& GlBackend::system_bytes() const {
   return state_->system_bytes;
+}
+
+gl::Uploader& GlBackend::uploader() const {
+  return state_->uploader;
 }
 
 std::unique_ptr<Field> GlBackend::make_field(index n) const {
@@ -322,10 +328,11 @@ const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
   for (auto& d : meshes) {
     if (&d->mesh() != &m) continue;
     // Same object, other entity counts: the mesh was rebuilt in place.
-    if (!d->matches(m)) d = std::make_unique<DeviceMesh>(m, precision_);
+    if (!d->matches(m)) d = std::make_unique<DeviceMesh>(m, precision_, state_->uploader);
     return *d;
   }
-  meshes.push_back(std::make_unique<DeviceMesh>(m, precision_));
+  const SetupPart part(Part::device_mesh);
+  meshes.push_back(std::make_unique<DeviceMesh>(m, precision_, state_->uploader));
   return *meshes.back();
 }
 

@@ -138,9 +138,12 @@ class GlBackend final : public Backend {
   RowRange range(Rows rows, index n_inner, index n_owned) const;
   // Bytes of the live assembled node systems and matrices (device_bytes counts them).
   std::size_t& system_bytes() const;
+  // The staged uploads of the set-up's large buffers (matrices, the device mesh's lists).
+  scfd::gl::Uploader& uploader() const;
 
  private:
-  // context, driver, compiled bodies, operators, device meshes, index lists, byte counts
+  // context, driver, compiled bodies, operators, device meshes, index lists, byte counts,
+  // uploader
   struct State;
   void scalar_update(const char* kernel, real a, const Field& x, Field& y) const;
   void slot_update(const char* kernel, const Scalars& s, SlotCoefficient a, const Field& x,

@@ -4,18 +4,19 @@
 #include "backend/opengl/fields.hpp"
 #include "backend/opengl/gl_backend.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 
 namespace scfd::backend::opengl {
 
 GlMatrix::GlMatrix(const GlBackend& be, const SparseMatrix& a)
     : be_(be), rows_(a.rows), cols_(a.cols), inner_(inner_rows(a)) {
   if (const std::optional<RowSplit> split = split_long_rows(a)) {
-    sell_ = make_sell_matrix(split->chunks, be.gl_precision());
-    sum_ = make_sell_matrix(split->sum, be.gl_precision());
+    sell_ = make_sell_matrix(split->chunks, be.gl_precision(), be.uploader());
+    sum_ = make_sell_matrix(split->sum, be.gl_precision(), be.uploader());
     chunk_sums_ = be.make_field(split->chunks.rows);
     inner_ = 0;  // the interface part computes every row through the split
   } else {
-    sell_ = make_sell_matrix(a, be.gl_precision());
+    sell_ = make_sell_matrix(a, be.gl_precision(), be.uploader());
   }
   be_.system_bytes() += bytes();
 }
@@ -48,6 +49,7 @@ const GlMatrix& gl_matrix(const Matrix& a) {
 }  // namespace
 
 std::unique_ptr<Matrix> GlBackend::make_matrix(const SparseMatrix& a) const {
+  const SetupPart part(Part::device_matrices);
   return std::make_unique<GlMatrix>(*this, a);
 }
 

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/timer.hpp"
 #include "topology/quality.hpp"
 
 namespace scfd::physics::ns {
@@ -108,8 +109,14 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
     if (wall[f] != 0)
       for (int j = 0; j < 3; ++j) dropped[m.face_curl[3 * f + j]] = 0;
   }
-  g.edge_wall = multipoint_edge_star(m, dropped, wall);
-  g.face_star = matrix_star(rt_face_mass(m, rotation_reads(m)), m.n_faces);
+  {
+    const SetupPart part(Part::edge_star);
+    g.edge_wall = multipoint_edge_star(m, dropped, wall);
+  }
+  {
+    const SetupPart part(Part::face_mass);
+    g.face_star = matrix_star(rt_face_mass(m, rotation_reads(m)), m.n_faces);
+  }
   halo.faces.exchange(std::span<real>(g.face_star.diagonal));
   g.edge_star = matrix_star(std::move(g.edge_wall.w), m.n_edges);
   g.edge_wall.w = {};
@@ -153,6 +160,7 @@ std::vector<index> curl_reads(const topology::Mesh& m) {
 }
 
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo) {
+  const SetupPart part(Part::geometry);
   Geometry g;
   const auto nf = static_cast<std::size_t>(m.n_faces);
   g.length.assign(nf, 0);
@@ -181,11 +189,13 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     stars_2d(m, s, std::move(mass), g, halo);
   } else {
     stars_3d(m, s, g, halo);
+    const SetupPart projection(Part::projection_mass);
     std::vector<real> a = projection_mass(m);
     halo.faces.exchange(std::span<real>(a));
     for (index f = 0; f < m.n_faces; ++f)
       g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
   }
+  const SetupPart viscous(Part::mass_curl);
   SparseMatrix mc = mass_curl(m, g.face_star.matrix);
   g.viscous_diag = viscous_diagonal(m, mc, g.edge_star);
   if (m.dim == 3) g.mass_curl = std::move(mc);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numeric>
 
 #include "core/error.hpp"
@@ -49,11 +50,13 @@ class BlockAssembly {
     for (const index r : row_ids)
       if (r < rows_) count_[r + 1] += static_cast<index>(n_cols);
   }
+  // Not initialised (add writes every entry, on the threads of its rows): at millions of cells
+  // these hold hundreds of millions of entries, and zeroing them first was a serial pass.
   void start() {
     std::partial_sum(count_.begin(), count_.end(), count_.begin());
     fill_ = count_;
-    column_.resize(static_cast<std::size_t>(count_.back()));
-    value_.resize(column_.size());
+    column_ = std::make_unique_for_overwrite<index[]>(static_cast<std::size_t>(count_.back()));
+    value_ = std::make_unique_for_overwrite<real[]>(static_cast<std::size_t>(count_.back()));
   }
   // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]); only the rows in
   // [first_row, end_row), so that threads may add the same blocks to disjoint row ranges.
@@ -88,8 +91,8 @@ class BlockAssembly {
  private:
   index rows_, cols_;
   std::vector<index> count_, fill_;
-  std::vector<index> column_;
-  std::vector<real> value_;
+  std::unique_ptr<index[]> column_;
+  std::unique_ptr<real[]> value_;
 };
 
 // A sparse row built entry by entry: the entries in the order their columns are first reached,

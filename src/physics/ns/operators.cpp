@@ -7,6 +7,7 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
 
@@ -220,8 +221,10 @@ void PressureOperator::apply(Field& x, Field& y) const {
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
                              const solvers::SolveOptions& options, std::string_view preconditioner)
-    : PressureSolve(m, be, halo, k, has_outlet, options, preconditioner,
-                    PressureOperator::matrix(m, be, k)) {}
+    : PressureSolve(m, be, halo, k, has_outlet, options, preconditioner, [&] {
+        const SetupPart part(Part::pressure_matrix);
+        return PressureOperator::matrix(m, be, k);
+      }()) {}
 
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
