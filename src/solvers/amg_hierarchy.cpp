@@ -26,11 +26,13 @@ real entry_at(const SparseMatrix& a, index i, index j) {
 
 std::vector<real> diagonal_of(const SparseMatrix& a) {
   std::vector<real> d(static_cast<std::size_t>(a.rows));
-  for (index i = 0; i < a.rows; ++i) {
-    d[i] = entry_at(a, i, i);
-    SCFD_CHECK(d[i] > 0, "AMG: diagonal entry {} of a {}-row matrix is {} (not > 0)", i, a.rows,
-               d[i]);
-  }
+  parallel_for(a.rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i) {
+      d[i] = entry_at(a, i, i);
+      SCFD_CHECK(d[i] > 0, "AMG: diagonal entry {} of a {}-row matrix is {} (not > 0)", i, a.rows,
+                 d[i]);
+    }
+  });
   return d;
 }
 
@@ -39,14 +41,20 @@ std::vector<real> diagonal_of(const SparseMatrix& a) {
 // level in exact arithmetic; in floating point a mesh whose cells are stretched by many orders
 // of magnitude loses that (cavity-1 with x scaled by 1e8: -1e-9 on level 1).
 std::string diagonal_problem(const SparseMatrix& a, std::size_t level) {
-  for (index i = 0; i < a.rows; ++i)
-    if (const real d = entry_at(a, i, i); !(d > 0))
-      return fmt::format(
-          "multigrid: diagonal entry {} of level {} ({} rows) is {}, not > 0: the matrix is "
-          "not positive definite in floating point, as on a mesh with cells stretched by many "
-          "orders of magnitude; improve the mesh or set solver.preconditioner = \"jacobi\"",
-          i, level, a.rows, d);
-  return {};
+  // The first such row: each chunk's first, then the least (chunks in row order).
+  const std::vector<index> bounds = chunk_bounds(a.rows);
+  std::vector<index> bad(bounds.size(), a.rows);
+  for_chunks(bounds, [&](std::size_t c, index first, index end) {
+    for (index i = first; i < end && bad[c] == a.rows; ++i)
+      if (!(entry_at(a, i, i) > 0)) bad[c] = i;
+  });
+  const index i = *std::min_element(bad.begin(), bad.end());
+  if (i == a.rows) return {};
+  return fmt::format(
+      "multigrid: diagonal entry {} of level {} ({} rows) is {}, not > 0: the matrix is not "
+      "positive definite in floating point, as on a mesh with cells stretched by many orders of "
+      "magnitude; improve the mesh or set solver.preconditioner = \"jacobi\"",
+      i, level, a.rows, entry_at(a, i, i));
 }
 
 // The spectral radius of D^-1 A by 20 power iterations (an estimate from below, enlarged by 5 %:
@@ -89,30 +97,23 @@ bool has_neighbours(const SparseMatrix& a, index i) {
   return false;
 }
 
-// The indicator vectors of the aggregates as the columns of a matrix (rows: agg.size()), scaled
-// to unit length when the aggregates' sizes are given; a row in no aggregate is empty.
-SparseMatrix aggregate_basis(const std::vector<index>& agg, index n_aggregates,
-                             const std::vector<real>* size) {
+// The piecewise-constant basis of the aggregates with columns of unit length (rows:
+// agg.size(); a row in no aggregate is empty).
+SparseMatrix unit_basis(const std::vector<index>& agg, index n_aggregates) {
+  std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
+  for (const index g : agg)
+    if (g >= 0) size[g] += 1;
   SparseMatrix t;
   t.rows = static_cast<index>(agg.size());
   t.cols = n_aggregates;
   for (const index g : agg) {
     if (g >= 0) {
       t.column.push_back(g);
-      t.value.push_back(size != nullptr ? 1 / std::sqrt((*size)[g]) : 1);
+      t.value.push_back(1 / std::sqrt(size[g]));
     }
     t.offset.push_back(t.entries());
   }
   return t;
-}
-
-// The piecewise-constant basis of the aggregates with columns of unit length (rows:
-// agg.size()).
-SparseMatrix unit_basis(const std::vector<index>& agg, index n_aggregates) {
-  std::vector<real> size(static_cast<std::size_t>(n_aggregates), 0);
-  for (const index g : agg)
-    if (g >= 0) size[g] += 1;
-  return aggregate_basis(agg, n_aggregates, &size);
 }
 
 // A basis t (a row per column of a, at most one entry per row) smoothed by one damped-Jacobi
@@ -143,38 +144,88 @@ SparseMatrix smooth_basis(const SparseMatrix& a, const std::vector<real>& d, rea
   });
 }
 
+// The rows of each aggregate, ascending: rows[start[g], start[g + 1]) for aggregate g (rows in no
+// aggregate are left out).
+struct AggregateRows {
+  std::vector<index> start, rows;
+};
+AggregateRows aggregate_rows(const std::vector<index>& agg, index n) {
+  AggregateRows r;
+  r.start.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const index g : agg)
+    if (g >= 0) ++r.start[g + 1];
+  std::partial_sum(r.start.begin(), r.start.end(), r.start.begin());
+  r.rows.resize(static_cast<std::size_t>(r.start.back()));
+  std::vector<index> fill(r.start.begin(), r.start.end() - 1);
+  for (std::size_t i = 0; i < agg.size(); ++i)
+    if (agg[i] >= 0) r.rows[fill[agg[i]]++] = static_cast<index>(i);
+  return r;
+}
+
 // When the aggregates are small (graphs of few neighbours: the cells of a tetrahedral mesh have
 // 4), the smoothed P makes the coarse operator denser than half the fine one, and the cycle costs
 // more than it saves. Then pairs of aggregates are merged: in the graph of agg's aggregates (B =
-// T^T |A| T), each aggregate not yet paired joins its most strongly coupled unpaired neighbour
-// (Notay's pairwise aggregation applied to the aggregates), which about halves their number; rows
-// left out stay out.
+// T^T |A| T, T's columns their indicator vectors), each aggregate not yet paired joins its most
+// strongly coupled unpaired neighbour (Notay's pairwise aggregation applied to the aggregates),
+// which about halves their number; rows left out stay out.
 std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<index>& agg,
                                    index& n_aggregates) {
-  const SparseMatrix t = aggregate_basis(agg, n_aggregates, nullptr);
-  SparseMatrix abs_a = a;
-  for (real& v : abs_a.value) v = std::abs(v);
-  const SparseMatrix b = multiply(transpose(t), multiply(abs_a, t));
-  std::vector<index> pair(static_cast<std::size_t>(b.rows), -1);
-  index n = 0;
-  for (index g = 0; g < b.rows; ++g) {
+  // Row g of B, formed only for an aggregate not yet paired, as the products T^T (|A| T) would
+  // form it (the same sums in the same order, columns in the order first reached): for each row
+  // i of g, ascending, row i of |A| T (the couplings of i summed per aggregate), then added in.
+  const index n = n_aggregates;
+  const AggregateRows members = aggregate_rows(agg, n);
+  std::vector<index> in_row(static_cast<std::size_t>(n), -1), in_b(in_row), row_at(in_row),
+      b_at(in_row), row_col, b_col;
+  std::vector<real> row_val, b_val;
+  std::vector<index> pair(static_cast<std::size_t>(n), -1);
+  index paired = 0;
+  for (index g = 0; g < n; ++g) {
     if (pair[g] >= 0) continue;
+    b_col.clear();
+    b_val.clear();
+    for (index m = members.start[g]; m < members.start[g + 1]; ++m) {
+      const index i = members.rows[m];
+      row_col.clear();
+      row_val.clear();
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+        const index h = agg[a.column[k]];
+        if (h < 0) continue;
+        if (in_row[h] != i) {
+          in_row[h] = i;
+          row_at[h] = static_cast<index>(row_col.size());
+          row_col.push_back(h);
+          row_val.push_back(0);
+        }
+        row_val[row_at[h]] += std::abs(a.value[k]);
+      }
+      for (std::size_t e = 0; e < row_col.size(); ++e) {
+        const index h = row_col[e];
+        if (in_b[h] != g) {
+          in_b[h] = g;
+          b_at[h] = static_cast<index>(b_col.size());
+          b_col.push_back(h);
+          b_val.push_back(0);
+        }
+        b_val[b_at[h]] += row_val[e];
+      }
+    }
     index best = -1;
     real strongest = 0;
-    for (index k = b.offset[g]; k < b.offset[g + 1]; ++k) {
-      const index h = b.column[k];
-      if (h != g && pair[h] < 0 && b.value[k] > strongest) {
-        strongest = b.value[k];
+    for (std::size_t e = 0; e < b_col.size(); ++e) {
+      const index h = b_col[e];
+      if (h != g && pair[h] < 0 && b_val[e] > strongest) {
+        strongest = b_val[e];
         best = h;
       }
     }
-    pair[g] = n;
-    if (best >= 0) pair[best] = n;
-    ++n;
+    pair[g] = paired;
+    if (best >= 0) pair[best] = paired;
+    ++paired;
   }
   std::vector<index> out(agg.size());
   for (std::size_t i = 0; i < agg.size(); ++i) out[i] = agg[i] >= 0 ? pair[agg[i]] : agg[i];
-  n_aggregates = n;
+  n_aggregates = paired;
   return out;
 }
 
@@ -182,17 +233,21 @@ std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<inde
 
 std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggregates) {
   const std::vector<real> d = diagonal_of(a);
-  // Strong neighbours, as CSR positions of a flagged.
+  // Strong neighbours, as CSR positions of a flagged (rows on the host threads; the greedy passes
+  // below stay serial).
   std::vector<char> strong(a.column.size(), 0);
   std::vector<index> n_strong(static_cast<std::size_t>(a.rows), 0);
-  for (index i = 0; i < a.rows; ++i)
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
-      const index j = a.column[k];
-      if (j != i && std::abs(a.value[k]) >= strength * std::sqrt(d[i] * d[j]) && a.value[k] != 0) {
-        strong[k] = 1;
-        ++n_strong[i];
+  parallel_for(a.rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i)
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+        const index j = a.column[k];
+        if (j != i && std::abs(a.value[k]) >= strength * std::sqrt(d[i] * d[j]) &&
+            a.value[k] != 0) {
+          strong[k] = 1;
+          ++n_strong[i];
+        }
       }
-    }
+  });
   constexpr index kFree = -2, kIsolated = -1;
   std::vector<index> agg(static_cast<std::size_t>(a.rows), kFree);
   n_aggregates = 0;
@@ -237,20 +292,14 @@ std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggr
 // sampled aggregate, against a product that coarsen() would otherwise compute and throw away.
 double estimated_coarse_entries(const SparseMatrix& a, const std::vector<index>& agg, index n) {
   if (n == 0) return 0;
-  // The rows of each aggregate (counting sort).
-  std::vector<index> start(static_cast<std::size_t>(n) + 1, 0), rows(agg.size());
-  for (const index g : agg)
-    if (g >= 0) ++start[g + 1];
-  std::partial_sum(start.begin(), start.end(), start.begin());
-  std::vector<index> fill(start.begin(), start.end() - 1);
-  for (std::size_t i = 0; i < agg.size(); ++i)
-    if (agg[i] >= 0) rows[fill[agg[i]]++] = static_cast<index>(i);
+  const AggregateRows members = aggregate_rows(agg, n);
   const index step = std::max<index>(1, n / kSampledAggregates);
   std::vector<index> row_seen(agg.size(), -1), agg_seen(static_cast<std::size_t>(n), -1), reached;
   double entries = 0;
   index sampled = 0;
   for (index g = 0; g < n; g += step, ++sampled) {
-    reached.assign(rows.begin() + start[g], rows.begin() + start[g + 1]);
+    reached.assign(members.rows.begin() + members.start[g],
+                   members.rows.begin() + members.start[g + 1]);
     for (const index i : reached) row_seen[i] = g;
     for (int layer = 0; layer < 3; ++layer) {
       const std::size_t end = reached.size();
@@ -292,7 +341,9 @@ namespace {
 // One level's smoother weights: omega / a_ii, 1 / a_ii on rows without neighbours.
 std::vector<real> smoother_weights(const SparseMatrix& a, const std::vector<real>& d, real omega) {
   std::vector<real> w(d.size());
-  for (index i = 0; i < a.rows; ++i) w[i] = (has_neighbours(a, i) ? omega : 1) / d[i];
+  parallel_for(a.rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i) w[i] = (has_neighbours(a, i) ? omega : 1) / d[i];
+  });
   return w;
 }
 

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "topology/quality.hpp"
 
@@ -166,25 +167,36 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
   g.length.assign(nf, 0);
   g.fixed.assign(nf, 0);
   g.cfl_weight.assign(nf, 0);
-  for (index f = 0; f < m.n_owned_faces; ++f) {
-    bool fallback = false;
-    g.length[f] = dual_length(m, f, fallback);
-    g.fallback_faces += fallback ? 1 : 0;
-    const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
-    const real v = c2 == kNone ? m.cell_volume[c1] : std::min(m.cell_volume[c1], m.cell_volume[c2]);
-    g.cfl_weight[f] = 1 / (m.dim * v);
-  }
+  // The loops on the host threads (core/threads.hpp), each item written by its own chunk.
+  const std::vector<index> face_chunks = chunk_bounds(m.n_owned_faces);
+  std::vector<index> fallbacks(face_chunks.size(), 0);
+  for_chunks(face_chunks, [&](std::size_t chunk, index first, index end) {
+    for (index f = first; f < end; ++f) {
+      bool fallback = false;
+      g.length[f] = dual_length(m, f, fallback);
+      fallbacks[chunk] += fallback ? 1 : 0;
+      const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+      const real v =
+          c2 == kNone ? m.cell_volume[c1] : std::min(m.cell_volume[c1], m.cell_volume[c2]);
+      g.cfl_weight[f] = 1 / (m.dim * v);
+    }
+  });
+  for (const index n : fallbacks) g.fallback_faces += n;
   halo.faces.exchange(std::span<real>(g.length));
   g.courant_weight.resize(static_cast<std::size_t>(m.n_cells));
-  for (index c = 0; c < m.n_cells; ++c) g.courant_weight[c] = 1 / (2 * m.cell_volume[c]);
+  parallel_for(m.n_cells, [&](index first, index end) {
+    for (index c = first; c < end; ++c) g.courant_weight[c] = 1 / (2 * m.cell_volume[c]);
+  });
   std::vector<real> mass(m.dim == 2 ? nf : 0);  // the 2D face star
   g.mobility.resize(nf);
-  for (index f = 0; f < m.n_faces; ++f) {
-    const int p = m.face_patch[f];
-    if (p >= 0 && s.bcs[static_cast<std::size_t>(p)].kind != BcKind::outlet) g.fixed[f] = 1;
-    if (m.dim == 2) mass[f] = g.length[f] / m.face_area[f];
-    g.mobility[f] = (1 - g.fixed[f]) * m.face_area[f] / g.length[f];
-  }
+  parallel_for(m.n_faces, [&](index first, index end) {
+    for (index f = first; f < end; ++f) {
+      const int p = m.face_patch[f];
+      if (p >= 0 && s.bcs[static_cast<std::size_t>(p)].kind != BcKind::outlet) g.fixed[f] = 1;
+      if (m.dim == 2) mass[f] = g.length[f] / m.face_area[f];
+      g.mobility[f] = (1 - g.fixed[f]) * m.face_area[f] / g.length[f];
+    }
+  });
   if (m.dim == 2) {
     stars_2d(m, s, std::move(mass), g, halo);
   } else {
@@ -192,17 +204,21 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     const SetupPart projection(Part::projection_mass);
     std::vector<real> a = projection_mass(m);
     halo.faces.exchange(std::span<real>(a));
-    for (index f = 0; f < m.n_faces; ++f)
-      g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
+    parallel_for(m.n_faces, [&](index first, index end) {
+      for (index f = first; f < end; ++f)
+        g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
+    });
   }
   const SetupPart viscous(Part::mass_curl);
   SparseMatrix mc = mass_curl(m, g.face_star.matrix);
   g.viscous_diag = viscous_diagonal(m, mc, g.edge_star);
   if (m.dim == 3) g.mass_curl = std::move(mc);
   g.pressure_diag.assign(static_cast<std::size_t>(m.n_cells), 0);
-  for (index c = 0; c < m.n_owned_cells; ++c)
-    for (int k = 0; k < m.cell_width(); ++k)
-      g.pressure_diag[c] += g.mobility[m.cell_faces[m.cell_width() * c + k]];
+  parallel_for(m.n_owned_cells, [&](index first, index end) {
+    for (index c = first; c < end; ++c)
+      for (int k = 0; k < m.cell_width(); ++k)
+        g.pressure_diag[c] += g.mobility[m.cell_faces[m.cell_width() * c + k]];
+  });
   return g;
 }
 

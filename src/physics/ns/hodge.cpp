@@ -502,13 +502,23 @@ EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dro
   BlockAssembly w(m.n_owned_edges, m.n_edges);
   BlockAssembly q(m.n_owned_edges, 6 * static_cast<index>(s.wall_faces.size()));
   {
-    VertexBlock b;
-    std::vector<WallSlot> slots;
-    for (const index v : nodes) {
-      vertex_block(m, v, dropped, false, b);
-      wall_slots(m, v, wall_index, slots);
-      w.count(b.edges, b.edges.size());
-      q.count(b.edges, slots.size());
+    // The row entries each node adds: its kept edges and wall slots, found on the threads, then
+    // counted in node order.
+    std::vector<index> n_slots(nodes.size());
+    std::vector<std::vector<index>> edges(nodes.size());
+    parallel_for(static_cast<index>(nodes.size()), [&](index first, index end) {
+      VertexBlock b;
+      std::vector<WallSlot> slots;
+      for (index i = first; i < end; ++i) {
+        vertex_block(m, nodes[i], dropped, false, b);
+        wall_slots(m, nodes[i], wall_index, slots);
+        edges[i] = b.edges;
+        n_slots[i] = static_cast<index>(slots.size());
+      }
+    });
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      w.count(edges[i], edges[i].size());
+      q.count(edges[i], static_cast<std::size_t>(n_slots[i]));
     }
   }
   w.start();
@@ -572,9 +582,11 @@ std::vector<real> projection_mass(const topology::Mesh& m) {
 
 std::vector<real> matrix_diagonal(const SparseMatrix& a) {
   std::vector<real> d(static_cast<std::size_t>(a.rows), 0);
-  for (index i = 0; i < a.rows; ++i)
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-      if (a.column[k] == i) d[i] += a.value[k];
+  parallel_for(a.rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i)
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+        if (a.column[k] == i) d[i] += a.value[k];
+  });
   return d;
 }
 
@@ -613,9 +625,11 @@ HodgeStar matrix_star(SparseMatrix a, index local) {
 std::vector<real> viscous_diagonal(const topology::Mesh& m, const SparseMatrix& mc,
                                    const HodgeStar& edge) {
   std::vector<real> d(static_cast<std::size_t>(m.n_faces), 0);
-  for (index f = 0; f < mc.rows; ++f)
-    for (index e = mc.offset[f]; e < mc.offset[f + 1]; ++e)
-      d[f] += mc.value[e] * mc.value[e] * edge.diagonal[mc.column[e]];
+  parallel_for(mc.rows, [&](index first, index end) {
+    for (index f = first; f < end; ++f)
+      for (index e = mc.offset[f]; e < mc.offset[f + 1]; ++e)
+        d[f] += mc.value[e] * mc.value[e] * edge.diagonal[mc.column[e]];
+  });
   return d;
 }
 
