@@ -20,9 +20,6 @@
 namespace scfd::solvers {
 namespace {
 
-using backend::Field;
-using backend::cpu::host;
-
 // The 5-point Laplacian of an n x n grid; Dirichlet rows eliminated (definite) or pure Neumann
 // (singular, constants in the null space). Anisotropy `ay` scales the y couplings.
 SparseMatrix poisson(index n, bool neumann, real ay = 1) {
