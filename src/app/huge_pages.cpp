@@ -8,8 +8,8 @@
 // glibc's malloc always maps on their own), so that they fault in 2 MiB at a time: cavity-box
 // 111^3 on an H200 node, docs/bench/h200-2026-11-28-setup-parts. It is glibc's own
 // glibc.malloc.hugetlb=1 tunable (which does the same from the environment), limited to large
-// blocks. Memory still comes from malloc and goes back to free.
-// Not built under the address sanitizer, which brings its own operator new.
+// blocks. Memory still comes from malloc and goes back to free. Left out under the address
+// sanitizer, which brings its own operator new.
 #include <sys/mman.h>
 
 #include <cstdint>

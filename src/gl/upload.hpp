@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "core/error.hpp"
 #include "gl/buffer.hpp"
 #include "gl/context.hpp"
 #include "gl/sync.hpp"
@@ -19,8 +20,10 @@ namespace scfd::gl {
 
 class Uploader {
  public:
-  // Staging buffers of `bytes` each, made at the first upload.
-  explicit Uploader(std::size_t bytes = std::size_t{64} << 20) : bytes_(bytes) {}
+  // Staging buffers of `bytes` each (at least 8, a double), made at the first upload.
+  explicit Uploader(std::size_t bytes = std::size_t{64} << 20) : bytes_(bytes) {
+    SCFD_CHECK(bytes >= sizeof(double), "staging buffers of {} bytes", bytes);
+  }
 
   // A buffer of `count` T whose elements fill(T* dst, first, end) writes: [first, end) into
   // dst[0, end - first), every element of the range; fill may use host threads and makes no GL

@@ -301,7 +301,8 @@ double estimated_coarse_entries(const SparseMatrix& a, const std::vector<index>&
     reached.assign(members.rows.begin() + members.start[g],
                    members.rows.begin() + members.start[g + 1]);
     for (const index i : reached) row_seen[i] = g;
-    for (int layer = 0; layer < 3; ++layer) {
+    // (On a small dense level the whole level is reached before the third layer: then stop.)
+    for (int layer = 0; layer < 3 && reached.size() < agg.size(); ++layer) {
       const std::size_t end = reached.size();
       for (std::size_t r = 0; r < end; ++r)
         for (index k = a.offset[reached[r]]; k < a.offset[reached[r] + 1]; ++k)
@@ -354,7 +355,7 @@ std::vector<real> smoother_weights(const SparseMatrix& a, const std::vector<real
 struct Coarsening {
   std::vector<index> agg;
   index n = 0;
-  SparseMatrix p, coarse;  // coarse: P^T own P
+  SparseMatrix p, r, coarse;  // r: P^T, coarse: P^T own P
 };
 // A sampled estimate above this multiple of the limit pairs without computing the product first
 // (0.2 % off the count on the finest level of a 1M-tetrahedron cube).
@@ -369,7 +370,8 @@ bool coarsen(const SparseMatrix& own, const std::vector<real>& d, real omega, re
   if (stalled()) return false;
   const auto galerkin = [&] {
     c.p = smooth_basis(own, d, omega, unit_basis(c.agg, c.n));
-    c.coarse = multiply(transpose(c.p), multiply(own, c.p));
+    c.r = transpose(c.p);
+    c.coarse = multiply(c.r, multiply(own, c.p));
   };
   const double limit = static_cast<double>(own.entries()) / 2;
   // Pairs at once where the count is exact or the estimate leaves no doubt (every level of a
@@ -407,7 +409,7 @@ AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
     Coarsening c;
     if (!coarsen(level.a, d, omega, options.strength, c)) break;
     level.p = std::move(c.p);
-    level.r = transpose(level.p);
+    level.r = std::move(c.r);  // the Galerkin product's transpose, not formed twice
     h.levels.emplace_back().a = std::move(c.coarse);
   }
   SCFD_CHECK(h.levels.back().a.rows <= 1000,
