@@ -2,9 +2,10 @@
 // docs/methods.md, "3D on tetrahedral meshes").
 //
 // Every matrix is a sum of small dense blocks (one per cell for M_RT and S, one per vertex for
-// W_mp), added into the rows of the owned entities in two passes (count, then fill), or gathered
-// row by row (M_RT: a face's two cells), and merged per row in the order the blocks came (cells
-// and vertices ascending), so the result does not depend on the rank count beyond that order, nor
+// W_mp), added into the rows of the owned entities in two passes (count, then fill: S), or
+// gathered row by row (M_RT: a face's two cells; W_mp: an edge's two end nodes, their blocks
+// stored first), and merged per row in the order the blocks come (cells and vertices ascending),
+// so the result does not depend on the rank count beyond that order, nor
 // on the host threads (core/threads.hpp) that compute the blocks and the rows. Barycentric
 // gradients: grad(l_k) = -s_k A_k n_k / (3 V) for the face opposite local
 // node k (s_k = +1 where its normal leaves the cell).
@@ -499,54 +500,82 @@ EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dro
       s.wall_faces.push_back(f);
     }
   const std::vector<index> nodes = star_nodes(m);
-  BlockAssembly w(m.n_owned_edges, m.n_edges);
-  BlockAssembly q(m.n_owned_edges, 6 * static_cast<index>(s.wall_faces.size()));
-  {
-    // The row entries each node adds: its kept edges and wall slots, found on the threads, then
-    // counted in node order.
-    std::vector<index> n_slots(nodes.size());
-    std::vector<std::vector<index>> edges(nodes.size());
-    parallel_for(static_cast<index>(nodes.size()), [&](index first, index end) {
-      VertexBlock b;
-      std::vector<WallSlot> slots;
-      for (index i = first; i < end; ++i) {
-        vertex_block(m, nodes[i], dropped, false, b);
-        wall_slots(m, nodes[i], wall_index, slots);
-        edges[i] = b.edges;
-        n_slots[i] = static_cast<index>(slots.size());
-      }
-    });
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      w.count(edges[i], edges[i].size());
-      q.count(edges[i], static_cast<std::size_t>(n_slots[i]));
+  const auto n_star = static_cast<index>(nodes.size());
+  std::vector<index> star_of(static_cast<std::size_t>(m.n_nodes), kNone);
+  for (index p = 0; p < n_star; ++p) star_of[nodes[p]] = p;
+  // Each node's blocks, stored in node order: its kept edges (edge_at), sigma B^-1 sigma
+  // (block_at, n x n) and its wall columns and block (slot_at, n x slots). Sizes first, on the
+  // host threads, then offsets, then the blocks themselves (the inverses are most of the work).
+  std::vector<index> n_edges(nodes.size()), n_slots(nodes.size());
+  parallel_for(n_star, [&](index first, index end) {
+    VertexBlock b;
+    std::vector<WallSlot> slots;
+    for (index p = first; p < end; ++p) {
+      vertex_block(m, nodes[p], dropped, false, b);
+      wall_slots(m, nodes[p], wall_index, slots);
+      n_edges[p] = static_cast<index>(b.edges.size());
+      n_slots[p] = static_cast<index>(slots.size());
     }
+  });
+  std::vector<std::size_t> edge_at(nodes.size() + 1, 0), block_at(edge_at), slot_at(edge_at),
+      wall_at(edge_at);
+  for (std::size_t p = 0; p < nodes.size(); ++p) {
+    const auto n = static_cast<std::size_t>(n_edges[p]), k = static_cast<std::size_t>(n_slots[p]);
+    edge_at[p + 1] = edge_at[p] + n;
+    block_at[p + 1] = block_at[p] + n * n;
+    slot_at[p + 1] = slot_at[p] + k;
+    wall_at[p + 1] = wall_at[p] + n * k;
   }
-  w.start();
-  q.start();
-  // The blocks of a batch of nodes on the host threads (the inverses are most of the work), then
-  // added in node order, each thread to the rows of its range.
-  const std::vector<index> row_bounds = chunk_bounds(m.n_owned_edges);
-  const std::size_t batch = 1 << 14;
-  std::vector<NodeBlocks> blocks(std::min(batch, nodes.size()));
-  for (std::size_t start = 0; start < nodes.size(); start += batch) {
-    const auto size = static_cast<index>(std::min(batch, nodes.size() - start));
-    parallel_for(
-        size,
-        [&](index first, index end) {
-          for (index i = first; i < end; ++i)
-            node_blocks(m, nodes[start + i], dropped, wall_index, blocks[i]);
-        },
-        64);
-    for_chunks(row_bounds, [&](std::size_t, index first_row, index end_row) {
-      for (index i = 0; i < size; ++i) {
-        const NodeBlocks& out = blocks[i];
-        w.add(out.b.edges, out.b.edges, out.block.data(), first_row, end_row);
-        q.add(out.b.edges, out.columns, out.wall_block.data(), first_row, end_row);
-      }
-    });
-  }
-  s.w = w.finish();
-  s.wall = q.finish();
+  std::vector<index> edges(edge_at.back()), columns(slot_at.back());
+  const auto block = std::make_unique_for_overwrite<real[]>(block_at.back());
+  const auto wall = std::make_unique_for_overwrite<real[]>(wall_at.back());
+  parallel_for(
+      n_star,
+      [&](index first, index end) {
+        NodeBlocks out;
+        for (index p = first; p < end; ++p) {
+          node_blocks(m, nodes[p], dropped, wall_index, out);
+          std::copy(out.b.edges.begin(), out.b.edges.end(), edges.begin() + edge_at[p]);
+          std::copy(out.block.begin(), out.block.end(), block.get() + block_at[p]);
+          std::copy(out.columns.begin(), out.columns.end(), columns.begin() + slot_at[p]);
+          std::copy(out.wall_block.begin(), out.wall_block.end(), wall.get() + wall_at[p]);
+        }
+      },
+      64);
+  // Row e gathers the row of e in the blocks of its two end nodes, the lower node's first (the
+  // order the blocks were once added in), equal columns summed in that order.
+  const auto star_rows = [&](bool of_wall) {
+    return backend::rows_on_threads(
+        m.n_owned_edges, of_wall ? 6 * static_cast<index>(s.wall_faces.size()) : m.n_edges, [&] {
+          return [&, of_wall, entries = std::vector<std::pair<index, real>>{}](
+                     index e, std::vector<index>& column, std::vector<real>& value) mutable {
+            entries.clear();
+            index ends[2] = {m.edge_nodes[2 * e], m.edge_nodes[2 * e + 1]};
+            if (ends[1] < ends[0]) std::swap(ends[0], ends[1]);
+            for (const index v : ends) {
+              const auto p = static_cast<std::size_t>(star_of[v]);
+              const std::size_t n = edge_at[p + 1] - edge_at[p];
+              const index* row_edges = edges.data() + edge_at[p];
+              const auto i =
+                  static_cast<std::size_t>(std::find(row_edges, row_edges + n, e) - row_edges);
+              if (i == n) continue;  // a dropped edge: no row
+              if (of_wall) {
+                const std::size_t k = slot_at[p + 1] - slot_at[p];
+                for (std::size_t j = 0; j < k; ++j)
+                  entries.emplace_back(columns[slot_at[p] + j], wall[wall_at[p] + i * k + j]);
+              } else {
+                for (std::size_t j = 0; j < n; ++j)
+                  entries.emplace_back(row_edges[j], block[block_at[p] + i * n + j]);
+              }
+            }
+            append_merged(entries, column, value);
+          };
+        });
+  };
+  s.w = star_rows(false);
+  s.wall = star_rows(true);
+  s.w.check();
+  s.wall.check();
   return s;
 }
 
