@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <memory>
 #include <numeric>
 
@@ -51,21 +50,18 @@ class BlockAssembly {
     for (const index r : row_ids)
       if (r < rows_) count_[r + 1] += static_cast<index>(n_cols);
   }
-  // Not initialised (add writes every entry, on the threads of its rows): at millions of cells
-  // these hold hundreds of millions of entries, and zeroing them first was a serial pass.
+  // Not initialised (add writes every entry, and finish checks that it did).
   void start() {
     std::partial_sum(count_.begin(), count_.end(), count_.begin());
     fill_ = count_;
     column_ = std::make_unique_for_overwrite<index[]>(static_cast<std::size_t>(count_.back()));
     value_ = std::make_unique_for_overwrite<real[]>(static_cast<std::size_t>(count_.back()));
   }
-  // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]); only the rows in
-  // [first_row, end_row), so that threads may add the same blocks to disjoint row ranges.
-  void add(std::span<const index> row_ids, std::span<const index> col_ids, const real* block,
-           index first_row = 0, index end_row = std::numeric_limits<index>::max()) {
+  // Pass 2: block[i * col_ids.size() + j] goes to (row_ids[i], col_ids[j]).
+  void add(std::span<const index> row_ids, std::span<const index> col_ids, const real* block) {
     for (std::size_t i = 0; i < row_ids.size(); ++i) {
       const index r = row_ids[i];
-      if (r >= rows_ || r < first_row || r >= end_row) continue;
+      if (r >= rows_) continue;
       for (std::size_t j = 0; j < col_ids.size(); ++j) {
         column_[fill_[r]] = col_ids[j];
         value_[fill_[r]++] = block[i * col_ids.size() + j];
