@@ -2,6 +2,7 @@
 #include "backend/sparse_matrix.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -30,6 +31,15 @@ SparseMatrix join_rows(index rows, index cols, std::vector<SparseMatrix>& parts)
   SparseMatrix a;
   a.rows = rows;
   a.cols = cols;
+  if (parts.size() == 1) {  // one thread or few rows: the part is the matrix
+    SCFD_CHECK(parts[0].offset.size() == static_cast<std::size_t>(rows) + 1,
+               "join_rows: {} rows in the part, {} expected", parts[0].offset.size() - 1, rows);
+    a.offset = std::move(parts[0].offset);
+    a.column = std::move(parts[0].column);
+    a.value = std::move(parts[0].value);
+    parts[0] = SparseMatrix{};
+    return a;
+  }
   std::vector<index> first_row{0}, first_entry{0};  // per part
   for (const SparseMatrix& p : parts) {
     first_row.push_back(first_row.back() + static_cast<index>(p.offset.size()) - 1);

@@ -170,52 +170,59 @@ AggregateRows aggregate_rows(const std::vector<index>& agg, index n) {
 // which about halves their number; rows left out stay out.
 std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<index>& agg,
                                    index& n_aggregates) {
-  // Row g of B, formed only for an aggregate not yet paired, as the products T^T (|A| T) would
-  // form it (the same sums in the same order, columns in the order first reached): for each row
-  // i of g, ascending, row i of |A| T (the couplings of i summed per aggregate), then added in.
+  // Row g of B as the products T^T (|A| T) would form it (the same sums in the same order,
+  // columns in the order first reached): for each row i of g, ascending, row i of |A| T (the
+  // couplings of i summed per aggregate), then added in. Every row on the host threads, then the
+  // pairs by one serial pass over them.
   const index n = n_aggregates;
   const AggregateRows members = aggregate_rows(agg, n);
-  std::vector<index> in_row(static_cast<std::size_t>(n), -1), in_b(in_row), row_at(in_row),
-      b_at(in_row), row_col, b_col;
-  std::vector<real> row_val, b_val;
+  const SparseMatrix b = backend::rows_on_threads(n, n, [&] {
+    return [&, in_row = std::vector<index>(static_cast<std::size_t>(n), -1),
+            in_b = std::vector<index>(static_cast<std::size_t>(n), -1),
+            row_at = std::vector<index>(static_cast<std::size_t>(n)),
+            b_at = std::vector<index>(static_cast<std::size_t>(n)), row_col = std::vector<index>{},
+            row_val = std::vector<real>{}](index g, std::vector<index>& b_col,
+                                           std::vector<real>& b_val) mutable {
+      for (index m = members.start[g]; m < members.start[g + 1]; ++m) {
+        const index i = members.rows[m];
+        row_col.clear();
+        row_val.clear();
+        for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
+          const index h = agg[a.column[k]];
+          if (h < 0) continue;
+          if (in_row[h] != i) {
+            in_row[h] = i;
+            row_at[h] = static_cast<index>(row_col.size());
+            row_col.push_back(h);
+            row_val.push_back(0);
+          }
+          row_val[row_at[h]] += std::abs(a.value[k]);
+        }
+        for (std::size_t e = 0; e < row_col.size(); ++e) {
+          const index h = row_col[e];
+          if (in_b[h] != g) {
+            in_b[h] = g;
+            b_at[h] = static_cast<index>(b_col.size());
+            b_col.push_back(h);
+            b_val.push_back(0);
+          }
+          b_val[b_at[h]] += row_val[e];
+        }
+      }
+    };
+  });
+  // Each aggregate not yet paired joins its most strongly coupled unpaired neighbour (the first
+  // of equals in the row's order).
   std::vector<index> pair(static_cast<std::size_t>(n), -1);
   index paired = 0;
   for (index g = 0; g < n; ++g) {
     if (pair[g] >= 0) continue;
-    b_col.clear();
-    b_val.clear();
-    for (index m = members.start[g]; m < members.start[g + 1]; ++m) {
-      const index i = members.rows[m];
-      row_col.clear();
-      row_val.clear();
-      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) {
-        const index h = agg[a.column[k]];
-        if (h < 0) continue;
-        if (in_row[h] != i) {
-          in_row[h] = i;
-          row_at[h] = static_cast<index>(row_col.size());
-          row_col.push_back(h);
-          row_val.push_back(0);
-        }
-        row_val[row_at[h]] += std::abs(a.value[k]);
-      }
-      for (std::size_t e = 0; e < row_col.size(); ++e) {
-        const index h = row_col[e];
-        if (in_b[h] != g) {
-          in_b[h] = g;
-          b_at[h] = static_cast<index>(b_col.size());
-          b_col.push_back(h);
-          b_val.push_back(0);
-        }
-        b_val[b_at[h]] += row_val[e];
-      }
-    }
     index best = -1;
     real strongest = 0;
-    for (std::size_t e = 0; e < b_col.size(); ++e) {
-      const index h = b_col[e];
-      if (h != g && pair[h] < 0 && b_val[e] > strongest) {
-        strongest = b_val[e];
+    for (index e = b.offset[g]; e < b.offset[g + 1]; ++e) {
+      const index h = b.column[e];
+      if (h != g && pair[h] < 0 && b.value[e] > strongest) {
+        strongest = b.value[e];
         best = h;
       }
     }
@@ -224,7 +231,9 @@ std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<inde
     ++paired;
   }
   std::vector<index> out(agg.size());
-  for (std::size_t i = 0; i < agg.size(); ++i) out[i] = agg[i] >= 0 ? pair[agg[i]] : agg[i];
+  parallel_for(static_cast<index>(agg.size()), [&](index first, index end) {
+    for (index i = first; i < end; ++i) out[i] = agg[i] >= 0 ? pair[agg[i]] : agg[i];
+  });
   n_aggregates = paired;
   return out;
 }
@@ -294,30 +303,41 @@ double estimated_coarse_entries(const SparseMatrix& a, const std::vector<index>&
   if (n == 0) return 0;
   const AggregateRows members = aggregate_rows(agg, n);
   const index step = std::max<index>(1, n / kSampledAggregates);
-  std::vector<index> row_seen(agg.size(), -1), agg_seen(static_cast<std::size_t>(n), -1), reached;
-  double entries = 0;
-  index sampled = 0;
-  for (index g = 0; g < n; g += step, ++sampled) {
-    reached.assign(members.rows.begin() + members.start[g],
-                   members.rows.begin() + members.start[g + 1]);
-    for (const index i : reached) row_seen[i] = g;
-    // (On a small dense level the whole level is reached before the third layer: then stop.)
-    for (int layer = 0; layer < 3 && reached.size() < agg.size(); ++layer) {
-      const std::size_t end = reached.size();
-      for (std::size_t r = 0; r < end; ++r)
-        for (index k = a.offset[reached[r]]; k < a.offset[reached[r] + 1]; ++k)
-          if (const index j = a.column[k]; row_seen[j] != g) {
-            row_seen[j] = g;
-            reached.push_back(j);
-          }
-    }
-    for (const index i : reached)
-      if (const index h = agg[i]; h >= 0 && agg_seen[h] != g) {
-        agg_seen[h] = g;
-        ++entries;
+  const index sampled = (n + step - 1) / step;  // aggregates 0, step, 2 step, ...
+  // The samples on the host threads, each chunk with marks for the level's rows and aggregates:
+  // as many chunks as keep those marks within about 2^24 entries (the finest level's on one).
+  const index most_chunks =
+      std::max<index>(1, (index{1} << 24) / static_cast<index>(agg.size() + members.start.size()));
+  const std::vector<index> bounds =
+      chunk_bounds(sampled, std::max<index>(1, sampled / most_chunks));
+  std::vector<double> entries(bounds.size() - 1, 0);  // whole numbers: any order, the same sum
+  for_chunks(bounds, [&](std::size_t c, index first, index end) {
+    std::vector<index> row_seen(agg.size(), -1), agg_seen(static_cast<std::size_t>(n), -1), reached;
+    for (index s = first; s < end; ++s) {
+      const index g = s * step;
+      reached.assign(members.rows.begin() + members.start[g],
+                     members.rows.begin() + members.start[g + 1]);
+      for (const index i : reached) row_seen[i] = g;
+      // (On a small dense level the whole level is reached before the third layer: then stop.)
+      for (int layer = 0; layer < 3 && reached.size() < agg.size(); ++layer) {
+        const std::size_t last = reached.size();
+        for (std::size_t r = 0; r < last; ++r)
+          for (index k = a.offset[reached[r]]; k < a.offset[reached[r] + 1]; ++k)
+            if (const index j = a.column[k]; row_seen[j] != g) {
+              row_seen[j] = g;
+              reached.push_back(j);
+            }
       }
-  }
-  return entries / static_cast<double>(sampled) * static_cast<double>(n);
+      for (const index i : reached)
+        if (const index h = agg[i]; h >= 0 && agg_seen[h] != g) {
+          agg_seen[h] = g;
+          entries[c] += 1;
+        }
+    }
+  });
+  double total = 0;
+  for (const double e : entries) total += e;
+  return total / static_cast<double>(sampled) * static_cast<double>(n);
 }
 
 real AmgHierarchy::operator_complexity() const {
