@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "core/threads.hpp"
@@ -13,11 +15,36 @@
 
 namespace scfd::backend {
 
+// An allocator whose value-less construction leaves a number uninitialised, so that resize(n)
+// of a matrix's arrays does not write them: at hundreds of millions of entries the zeros took
+// a serial pass (and its page faults) before the host threads wrote every entry anyway.
+template <class T>
+struct DefaultInit : std::allocator<T> {
+  using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = DefaultInit<U>;
+  };
+  DefaultInit() = default;
+  template <class U>
+  explicit DefaultInit(const DefaultInit<U>& /*unused*/) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using HostArray = std::vector<T, DefaultInit<T>>;
+
 struct SparseMatrix {
   index rows = 0, cols = 0;
-  std::vector<index> offset{0};  // rows + 1 entries: row i holds entries offset[i]..offset[i+1]
-  std::vector<index> column;     // one per entry, < cols
-  std::vector<real> value;       // one per entry
+  HostArray<index> offset{0};  // rows + 1 entries: row i holds entries offset[i]..offset[i+1]
+  HostArray<index> column;     // one per entry, < cols
+  HostArray<real> value;       // one per entry
   // The leading rows that read no ghost (Rows::inner), where the caller knows them (the
   // operators of a mesh: Mesh::n_inner_X); -1: inner_rows() finds them.
   index inner = -1;

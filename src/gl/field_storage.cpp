@@ -144,9 +144,11 @@ void FieldStorage::upload(std::span<const double> values) {
       glFinish();
     }
     const std::size_t texels = layout_.texels_used;
-    if (d) {
-      const std::vector<double> s = staged<double>(values, layout_, texels, linear);
-      buffer_.upload(std::span<const double>(s));
+    if (d) {  // the values as they are, then zeros in the last texel's unused place (if any)
+      buffer_.upload_bytes(values.data(), values.size() * sizeof(double), 0);
+      const std::vector<double> tail(texels * layout_.per_texel - values.size(), 0.0);
+      buffer_.upload_bytes(tail.data(), tail.size() * sizeof(double),
+                           values.size() * sizeof(double));
     } else {
       const std::vector<float> s = staged<float>(values, layout_, texels, linear);
       buffer_.upload(std::span<const float>(s));

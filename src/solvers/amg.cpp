@@ -72,8 +72,9 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     SparseMatrix s;
     s.rows = static_cast<index>(gid.size());
     s.cols = g.n_global;
-    s.offset = range(0, s.rows + 1);
-    s.column = gid;
+    const std::vector<index> offset = range(0, s.rows + 1);
+    s.offset.assign(offset.begin(), offset.end());
+    s.column.assign(gid.begin(), gid.end());
     s.value.assign(gid.size(), 1);
     select = be.make_matrix(s);
   }

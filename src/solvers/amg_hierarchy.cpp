@@ -117,30 +117,46 @@ SparseMatrix unit_basis(const std::vector<index>& agg, index n_aggregates) {
 }
 
 // A basis t (a row per column of a, at most one entry per row) smoothed by one damped-Jacobi
-// step on a's rows: P = (I - omega D^-1 A) T, rows: a.rows.
+// step on a's rows: P = (I - omega D^-1 A) T, rows: a.rows. Row i of A T is formed as multiply()
+// forms it (columns in the order first reached) and scaled in place: no A T is kept.
 SparseMatrix smooth_basis(const SparseMatrix& a, const std::vector<real>& d, real omega,
                           const SparseMatrix& t) {
-  const SparseMatrix at = multiply(a, t);
+  SCFD_CHECK(a.cols == t.rows, "smoothing a basis of {} rows with {} columns", t.rows, a.cols);
   return backend::rows_on_threads(a.rows, t.cols, [&] {
-    return [&](index i, std::vector<index>& column, std::vector<real>& value) {
-      const bool in_basis = t.offset[i] < t.offset[i + 1];
-      const index own = in_basis ? t.column[t.offset[i]] : -1;
-      bool has_own = !in_basis;
-      for (index k = at.offset[i]; k < at.offset[i + 1]; ++k) {
-        real v = -omega / d[i] * at.value[k];
-        if (at.column[k] == own) {
-          v += t.value[t.offset[i]];
-          has_own = true;
-        }
-        column.push_back(at.column[k]);
-        value.push_back(v);
-      }
-      // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's entry.
-      if (!has_own) {
-        column.push_back(own);
-        value.push_back(t.value[t.offset[i]]);
-      }
-    };
+    return
+        [&, where = std::vector<index>(static_cast<std::size_t>(t.cols), -1)](
+            index i, backend::HostArray<index>& column, backend::HostArray<real>& value) mutable {
+          const auto row_start = static_cast<index>(column.size());
+          for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
+            const index j = a.column[ka];
+            for (index kt = t.offset[j]; kt < t.offset[j + 1]; ++kt) {
+              const index col = t.column[kt];
+              if (where[col] < row_start) {
+                where[col] = static_cast<index>(column.size());
+                column.push_back(col);
+                value.push_back(0);
+              }
+              value[where[col]] += a.value[ka] * t.value[kt];
+            }
+          }
+          const bool in_basis = t.offset[i] < t.offset[i + 1];
+          const index own = in_basis ? t.column[t.offset[i]] : -1;
+          bool has_own = !in_basis;
+          for (auto k = static_cast<std::size_t>(row_start); k < column.size(); ++k) {
+            real v = -omega / d[i] * value[k];
+            if (column[k] == own) {
+              v += t.value[t.offset[i]];
+              has_own = true;
+            }
+            value[k] = v;
+          }
+          // A row whose aggregate is not among the columns of A T (an isolated row) keeps T's
+          // entry.
+          if (!has_own) {
+            column.push_back(own);
+            value.push_back(t.value[t.offset[i]]);
+          }
+        };
   });
 }
 
@@ -181,8 +197,8 @@ std::vector<index> pair_aggregates(const SparseMatrix& a, const std::vector<inde
             in_b = std::vector<index>(static_cast<std::size_t>(n), -1),
             row_at = std::vector<index>(static_cast<std::size_t>(n)),
             b_at = std::vector<index>(static_cast<std::size_t>(n)), row_col = std::vector<index>{},
-            row_val = std::vector<real>{}](index g, std::vector<index>& b_col,
-                                           std::vector<real>& b_val) mutable {
+            row_val = std::vector<real>{}](index g, backend::HostArray<index>& b_col,
+                                           backend::HostArray<real>& b_val) mutable {
       for (index m = members.start[g]; m < members.start[g + 1]; ++m) {
         const index i = members.rows[m];
         row_col.clear();
@@ -712,8 +728,8 @@ AmgHierarchy::Gathered gather_level(const AmgLevel& last, halo::HaloPlan& plan,
   whole.offset.assign(static_cast<std::size_t>(whole.rows) + 1, 0);
   for (const index i : all_rows) ++whole.offset[static_cast<std::size_t>(i) + 1];
   for (index i = 0; i < whole.rows; ++i) whole.offset[i + 1] += whole.offset[i];
-  whole.column = all_columns;
-  whole.value = all_values;
+  whole.column.assign(all_columns.begin(), all_columns.end());
+  whole.value.assign(all_values.begin(), all_values.end());
   // Symmetric up to the rounding of each rank's Galerkin rows: make it exactly so (columns
   // sorted by transposing twice; the pattern is symmetric).
   whole = transpose(transpose(whole));

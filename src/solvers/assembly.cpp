@@ -13,7 +13,7 @@ SparseMatrix cell_laplacian_matrix(const topology::Mesh& m, std::span<const real
   const int width = m.cell_width();
   // Rows on the host threads: the diagonal, then the neighbours across the faces.
   return backend::rows_on_threads(m.n_owned_cells, m.n_cells, [&] {
-    return [&](index c, std::vector<index>& column, std::vector<real>& value) {
+    return [&](index c, backend::HostArray<index>& column, backend::HostArray<real>& value) {
       const std::size_t diag_at = value.size();
       column.push_back(c);
       value.push_back(0);

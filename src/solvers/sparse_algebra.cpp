@@ -67,7 +67,8 @@ SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
       a.rows, b.cols,
       [&] {
         return [&a, &b, where = std::vector<index>(static_cast<std::size_t>(b.cols), -1)](
-                   index i, std::vector<index>& column, std::vector<real>& value) mutable {
+                   index i, backend::HostArray<index>& column,
+                   backend::HostArray<real>& value) mutable {
           const auto row_start = static_cast<index>(column.size());
           for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
             const index j = a.column[ka];
@@ -105,7 +106,7 @@ SparseMatrix dense(index n, const std::vector<real>& v) {
   m.rows = m.cols = n;
   m.offset.resize(static_cast<std::size_t>(n) + 1);
   m.column.resize(static_cast<std::size_t>(n) * n);
-  m.value = v;
+  m.value.assign(v.begin(), v.end());
   for (index i = 0; i <= n; ++i) m.offset[i] = i * n;
   for (index i = 0; i < n; ++i)
     for (index j = 0; j < n; ++j) m.column[static_cast<std::size_t>(i) * n + j] = j;

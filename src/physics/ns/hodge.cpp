@@ -24,8 +24,8 @@ namespace {
 
 // Appends a row given as (column, value) pairs with equal columns merged (summed in the order
 // they come), columns ascending.
-void append_merged(std::vector<std::pair<index, real>>& entries, std::vector<index>& column,
-                   std::vector<real>& value) {
+void append_merged(std::vector<std::pair<index, real>>& entries, backend::HostArray<index>& column,
+                   backend::HostArray<real>& value) {
   // Insertion sort: stable, and quick for rows of tens of entries (std::stable_sort allocates).
   for (std::size_t i = 1; i < entries.size(); ++i)
     for (std::size_t j = i; j > 0 && entries[j].first < entries[j - 1].first; --j)
@@ -71,15 +71,16 @@ class BlockAssembly {
   // Merges equal columns of a row (summed in the order they were added), columns ascending.
   SparseMatrix finish() const {
     SparseMatrix a = backend::rows_on_threads(rows_, cols_, [this] {
-      return [this, entries = std::vector<std::pair<index, real>>{}](
-                 index r, std::vector<index>& column, std::vector<real>& value) mutable {
-        SCFD_CHECK(fill_[r] == count_[r + 1], "row {}: {} of {} entries", r, fill_[r],
-                   count_[r + 1]);
-        entries.clear();
-        for (index k = count_[r]; k < count_[r + 1]; ++k)
-          entries.emplace_back(column_[k], value_[k]);
-        append_merged(entries, column, value);
-      };
+      return
+          [this, entries = std::vector<std::pair<index, real>>{}](
+              index r, backend::HostArray<index>& column, backend::HostArray<real>& value) mutable {
+            SCFD_CHECK(fill_[r] == count_[r + 1], "row {}: {} of {} entries", r, fill_[r],
+                       count_[r + 1]);
+            entries.clear();
+            for (index k = count_[r]; k < count_[r + 1]; ++k)
+              entries.emplace_back(column_[k], value_[k]);
+            append_merged(entries, column, value);
+          };
     });
     a.check();
     return a;
@@ -102,7 +103,8 @@ void add(RowEntries& row, index column, real v) {
   else
     it->second += v;
 }
-void append_row(const RowEntries& row, std::vector<index>& column, std::vector<real>& value) {
+void append_row(const RowEntries& row, backend::HostArray<index>& column,
+                backend::HostArray<real>& value) {
   for (const auto& [k, v] : row) {
     column.push_back(k);
     value.push_back(v);
@@ -331,26 +333,42 @@ void node_blocks(const topology::Mesh& m, index v, std::span<const char> dropped
 
 }  // namespace
 
-std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c) {
+namespace {
+
+// What cell c's RT0 mass block is made of: B_ij = s_i s_j (arm_i . arm_j / V + lambda).
+struct CellMass {
+  std::array<Vec3, 4> arm;  // face centre - centroid, local face i
+  std::array<real, 4> s;    // the face's orientation in the cell
+  real v = 0, lambda = 0;
+  real entry(int i, int j) const { return s[i] * s[j] * (dot(arm[i], arm[j]) / v + lambda); }
+};
+
+CellMass cell_mass(const topology::Mesh& m, index c) {
+  CellMass b;
   const Vec3 xc = m.cell_centroid[c];
-  const real v = m.cell_volume[c];
+  b.v = m.cell_volume[c];
   real rho = 0;  // int_c |x - x_c|^2 = V/20 sum_k |x_k - x_c|^2
   for (int k = 0; k < 4; ++k) {
     const Vec3 d = m.node_x[m.cell_nodes[4 * c + k]] - xc;
     rho += dot(d, d);
   }
-  rho *= v / 20;
-  const real lambda = rho / (9 * v * v);
-  std::array<Vec3, 4> arm;
-  std::array<real, 4> s;
+  rho *= b.v / 20;
+  b.lambda = rho / (9 * b.v * b.v);
   for (int i = 0; i < 4; ++i) {
     const index f = m.cell_faces[4 * c + i];
-    s[i] = m.cell_face_sign[4 * c + i];
-    arm[i] = m.face_centre[f] - xc;
+    b.s[i] = m.cell_face_sign[4 * c + i];
+    b.arm[i] = m.face_centre[f] - xc;
   }
+  return b;
+}
+
+}  // namespace
+
+std::array<std::array<real, 4>, 4> rt_cell_mass(const topology::Mesh& m, index c) {
+  const CellMass cm = cell_mass(m, c);
   std::array<std::array<real, 4>, 4> b{};
   for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) b[i][j] = s[i] * s[j] * (dot(arm[i], arm[j]) / v + lambda);
+    for (int j = 0; j < 4; ++j) b[i][j] = cm.entry(i, j);
   return b;
 }
 
@@ -375,17 +393,19 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
   SparseMatrix mass =
       backend::rows_on_threads(kept.empty() ? m.n_owned_faces : m.n_faces, m.n_faces, [&] {
         return [&, entries = std::vector<std::pair<index, real>>{}](
-                   index f, std::vector<index>& column, std::vector<real>& value) mutable {
+                   index f, backend::HostArray<index>& column,
+                   backend::HostArray<real>& value) mutable {
           if (!kept.empty() && kept[static_cast<std::size_t>(f)] == 0) return;
           entries.clear();
           index cells[2] = {m.face_cells[2 * f], m.face_cells[2 * f + 1]};
           if (cells[1] != kNone && cells[1] < cells[0]) std::swap(cells[0], cells[1]);
           for (const index c : cells) {
             if (c == kNone) continue;
-            const auto b = rt_cell_mass(m, c);
+            const CellMass b = cell_mass(m, c);  // row i of the block only
             int i = 0;
             while (m.cell_faces[4 * c + i] != f) ++i;
-            for (int j = 0; j < 4; ++j) entries.emplace_back(m.cell_faces[4 * c + j], b[i][j]);
+            for (int j = 0; j < 4; ++j)
+              entries.emplace_back(m.cell_faces[4 * c + j], b.entry(i, j));
           }
           append_merged(entries, column, value);
         };
@@ -398,8 +418,8 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
 SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star) {
   const int cw = m.curl_width();
   SparseMatrix mc = backend::rows_on_threads(m.n_owned_faces, m.n_curl(), [&] {
-    return [&, row = RowEntries{}](index f, std::vector<index>& column,
-                                   std::vector<real>& value) mutable {
+    return [&, row = RowEntries{}](index f, backend::HostArray<index>& column,
+                                   backend::HostArray<real>& value) mutable {
       row.clear();
       for (index e = face_star.offset[f]; e < face_star.offset[f + 1]; ++e) {
         const index g = face_star.column[e];
@@ -421,8 +441,8 @@ namespace {
 SparseMatrix node_laplacian(const topology::Mesh& m, std::span<const real> mass) {
   const int cw = m.curl_width();
   return backend::rows_on_threads(m.n_owned_curl(), m.n_curl(), [&] {
-    return [&, row = RowEntries{}](index k, std::vector<index>& column,
-                                   std::vector<real>& value) mutable {
+    return [&, row = RowEntries{}](index k, backend::HostArray<index>& column,
+                                   backend::HostArray<real>& value) mutable {
       row.clear();
       const auto faces = m.curl_faces.row(k);
       const auto signs = m.curl_faces.row_sign(k);
@@ -544,7 +564,8 @@ EdgeStar multipoint_edge_star(const topology::Mesh& m, std::span<const char> dro
     return backend::rows_on_threads(
         m.n_owned_edges, of_wall ? 6 * static_cast<index>(s.wall_faces.size()) : m.n_edges, [&] {
           return [&, of_wall, entries = std::vector<std::pair<index, real>>{}](
-                     index e, std::vector<index>& column, std::vector<real>& value) mutable {
+                     index e, backend::HostArray<index>& column,
+                     backend::HostArray<real>& value) mutable {
             entries.clear();
             index ends[2] = {m.edge_nodes[2 * e], m.edge_nodes[2 * e + 1]};
             if (ends[1] < ends[0]) std::swap(ends[0], ends[1]);
