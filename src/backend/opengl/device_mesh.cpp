@@ -25,17 +25,6 @@ std::int32_t signed_index(index i, int sign) {
   return sign > 0 ? i : ~i;
 }
 
-Buffer int_buffer(const std::vector<std::int32_t>& v) {
-  return Buffer::from(std::span<const std::int32_t>(v));
-}
-
-// Reals rounded to the precision of the kernels that read them.
-Buffer real_buffer(const std::vector<double>& v, Precision p) {
-  if (p == Precision::fp64) return Buffer::from(std::span<const double>(v));
-  const std::vector<float> f(v.begin(), v.end());
-  return Buffer::from(std::span<const float>(f));
-}
-
 // The SELL-C shape of rows [0, n_rows) of a CSR list: where each entry goes.
 struct SellShape {
   std::vector<std::uint32_t> slice, length;
@@ -130,65 +119,75 @@ std::int32_t neighbour_across(const Mesh& m, index c, index f) {
   return static_cast<std::int32_t>(other);
 }
 
-// cell_faces planes (signed), the interpolation vectors s (x_f - x_c) / V_c, and the
-// cell_neighbours planes and 1 / V_c of convection (cells on the host threads).
-void build_cells(const Mesh& m, DeviceMesh::Buffers& b) {
-  const int w = m.cell_width(), dim = m.dim;
-  const auto n = static_cast<std::size_t>(m.n_owned_cells);
-  std::vector<std::int32_t> faces(n * w), neighbours(n * w);
-  std::vector<double> interp(n * w * dim), inv_volumes(n);
-  parallel_for(m.n_owned_cells, [&](index first, index end) {
-    for (auto c = static_cast<std::size_t>(first); c < static_cast<std::size_t>(end); ++c) {
-      const Vec3 xc = m.cell_centre(c);
-      const real inv_volume = 1 / m.cell_volume[c];
-      inv_volumes[c] = inv_volume;
-      for (int k = 0; k < w; ++k) {
-        const std::size_t i = c * w + k;
-        const index f = m.cell_faces[i];
-        SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
-        faces[k * n + c] = signed_index(f, m.cell_face_sign[i]);
-        neighbours[k * n + c] = neighbour_across(m, static_cast<index>(c), f);
-        const Vec3 a = (m.cell_face_sign[i] * inv_volume) * (m.face_centre[f] - xc);
-        for (int j = 0; j < dim; ++j) interp[(k * dim + j) * n + c] = a[j];
-      }
-    }
+// A buffer of `count` T whose element e is value(e) (a double rounded once to T, or an index),
+// written by the host threads part by part into the uploader's staging (gl::Uploader).
+template <typename T, typename Value>
+Buffer plane_buffer(Uploader& up, std::size_t count, const Value& value) {
+  return up.make<T>(count, [&](T* dst, std::size_t first, std::size_t end) {
+    parallel_for(static_cast<index>(end - first), [&](index a, index b) {
+      for (index e = a; e < b; ++e)
+        dst[e] = static_cast<T>(value(first + static_cast<std::size_t>(e)));
+    });
   });
-  b.cell_faces = int_buffer(faces);
-  b.cell_interp = real_buffer(interp, b.precision);
-  b.cell_neighbours = int_buffer(neighbours);
-  b.cell_inv_volume = real_buffer(inv_volumes, b.precision);
 }
 
-// face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes (faces on
-// the host threads).
-void build_faces(const Mesh& m, DeviceMesh::Buffers& b) {
+template <typename Value>
+Buffer real_planes(Uploader& up, Precision p, std::size_t count, const Value& value) {
+  return p == Precision::fp64 ? plane_buffer<double>(up, count, value)
+                              : plane_buffer<float>(up, count, value);
+}
+
+// cell_faces planes (signed), the interpolation vectors s (x_f - x_c) / V_c, and the
+// cell_neighbours planes and 1 / V_c of convection: plane k of a per-cell item holds it for every
+// owned cell (element k n + c).
+void build_cells(const Mesh& m, DeviceMesh::Buffers& b, Uploader& up) {
+  const int w = m.cell_width(), dim = m.dim;
+  const auto n = static_cast<std::size_t>(m.n_owned_cells);
+  const auto face = [&](std::size_t c, std::size_t k) {
+    const index f = m.cell_faces[c * w + k];
+    SCFD_CHECK(f >= 0 && f < m.n_faces, "owned cell {} has face {}", c, f);
+    return f;
+  };
+  b.cell_faces = plane_buffer<std::int32_t>(up, n * w, [&](std::size_t e) {
+    const std::size_t c = e % n, k = e / n;
+    return signed_index(face(c, k), m.cell_face_sign[c * w + k]);
+  });
+  b.cell_neighbours = plane_buffer<std::int32_t>(up, n * w, [&](std::size_t e) {
+    const std::size_t c = e % n;
+    return neighbour_across(m, static_cast<index>(c), face(c, e / n));
+  });
+  b.cell_interp = real_planes(up, b.precision, n * w * dim, [&](std::size_t e) {
+    const std::size_t c = e % n, k = e / n / dim;
+    const real inv_volume = 1 / m.cell_volume[c];
+    const Vec3 a = (m.cell_face_sign[c * w + k] * inv_volume) *
+                   (m.face_centre[face(c, k)] - m.cell_centre(static_cast<index>(c)));
+    return a[static_cast<int>(e / n % dim)];
+  });
+  b.cell_inv_volume =
+      real_planes(up, b.precision, n, [&](std::size_t c) { return 1 / m.cell_volume[c]; });
+}
+
+// face_cells planes, the integration vectors x_f - x_c and the signed face_curl planes (element
+// k n + f of plane k).
+void build_faces(const Mesh& m, DeviceMesh::Buffers& b, Uploader& up) {
   const int dim = m.dim, cw = m.curl_width();
   const auto n = static_cast<std::size_t>(m.n_owned_faces);
-  std::vector<std::int32_t> cells(2 * n), curl(n * cw);
-  std::vector<double> integ(2 * dim * n, 0.0);
-  parallel_for(m.n_owned_faces, [&](index first, index end) {
-    for (auto f = static_cast<std::size_t>(first); f < static_cast<std::size_t>(end); ++f) {
-      const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
-      SCFD_CHECK(c1 >= 0, "owned face {} has no cell behind it", f);
-      cells[f] = c1;
-      cells[n + f] = c2;
-      const Vec3 xf = m.face_centre[f];
-      const Vec3 d1 = xf - m.cell_centre(c1);
-      const Vec3 d2 = c2 != kNone ? xf - m.cell_centre(c2) : Vec3{};
-      for (int j = 0; j < dim; ++j) {
-        integ[j * n + f] = d1[j];
-        integ[(dim + j) * n + f] = d2[j];
-      }
-      for (int k = 0; k < cw; ++k) {
-        const std::size_t i = f * cw + k;
-        SCFD_CHECK(m.face_curl[i] >= 0, "owned face {} misses a curl entity", f);
-        curl[k * n + f] = signed_index(m.face_curl[i], m.face_curl_sign[i]);
-      }
-    }
+  b.face_cells = plane_buffer<std::int32_t>(up, 2 * n, [&](std::size_t e) {
+    const std::size_t f = e % n, side = e / n;
+    SCFD_CHECK(m.face_cells[2 * f] >= 0, "owned face {} has no cell behind it", f);
+    return m.face_cells[2 * f + side];
   });
-  b.face_cells = int_buffer(cells);
-  b.face_integ = real_buffer(integ, b.precision);
-  b.face_curl = int_buffer(curl);
+  b.face_integ = real_planes(up, b.precision, 2 * dim * n, [&](std::size_t e) {
+    const std::size_t f = e % n, side = e / n / dim;
+    const index c = m.face_cells[2 * f + side];
+    if (c == kNone) return real(0);
+    return (m.face_centre[f] - m.cell_centre(c))[static_cast<int>(e / n % dim)];
+  });
+  b.face_curl = plane_buffer<std::int32_t>(up, n * cw, [&](std::size_t e) {
+    const std::size_t f = e % n, i = f * cw + e / n;
+    SCFD_CHECK(m.face_curl[i] >= 0, "owned face {} misses a curl entity", f);
+    return signed_index(m.face_curl[i], m.face_curl_sign[i]);
+  });
 }
 
 std::size_t sell_bytes(const SellRows& s) {
@@ -211,8 +210,8 @@ DeviceMesh::DeviceMesh(const topology::Mesh& m, Precision p, Uploader& up)
              m.node_edges.n_rows(), m.n_nodes);
   auto b = std::make_shared<Buffers>();
   b->precision = p;
-  build_cells(m, *b);
-  build_faces(m, *b);
+  build_cells(m, *b, up);
+  build_faces(m, *b, up);
   // R = C^T: per owned curl entity, its faces with the signs folded in.
   const Csr& cf = m.curl_faces;
   const SellShape curl_shape = sell_shape(cf.offset, m.n_owned_curl());
