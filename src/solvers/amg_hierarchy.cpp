@@ -276,8 +276,10 @@ std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggr
   constexpr index kFree = -2, kIsolated = -1;
   std::vector<index> agg(static_cast<std::size_t>(a.rows), kFree);
   n_aggregates = 0;
-  for (index i = 0; i < a.rows; ++i)
-    if (n_strong[i] == 0) agg[i] = kIsolated;
+  parallel_for(a.rows, [&](index begin, index end) {
+    for (index i = begin; i < end; ++i)
+      if (n_strong[i] == 0) agg[i] = kIsolated;
+  });
   // 1: a free row whose strong neighbours are all free seeds an aggregate of them all.
   for (index i = 0; i < a.rows; ++i) {
     if (agg[i] != kFree) continue;
@@ -290,17 +292,20 @@ std::vector<index> aggregate(const SparseMatrix& a, real strength, index& n_aggr
       if (strong[k]) agg[a.column[k]] = n_aggregates;
     ++n_aggregates;
   }
-  // 2: a free row joins the aggregate of its strongest aggregated neighbour (from step 1).
+  // 2: a free row joins the aggregate of its strongest aggregated neighbour (from step 1: each
+  // row on its own, on the host threads).
   const std::vector<index> first = agg;
-  for (index i = 0; i < a.rows; ++i) {
-    if (agg[i] != kFree) continue;
-    real best = 0;
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-      if (strong[k] && first[a.column[k]] >= 0 && std::abs(a.value[k]) > best) {
-        best = std::abs(a.value[k]);
-        agg[i] = first[a.column[k]];
-      }
-  }
+  parallel_for(a.rows, [&](index begin, index end) {
+    for (index i = begin; i < end; ++i) {
+      if (first[i] != kFree) continue;
+      real best = 0;
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
+        if (strong[k] && first[a.column[k]] >= 0 && std::abs(a.value[k]) > best) {
+          best = std::abs(a.value[k]);
+          agg[i] = first[a.column[k]];
+        }
+    }
+  });
   // 3: what is left forms aggregates with its free strong neighbours.
   for (index i = 0; i < a.rows; ++i) {
     if (agg[i] != kFree) continue;

@@ -127,7 +127,8 @@ void stars_3d(const topology::Mesh& m, const Setup& s, Geometry& g, halo::Halo& 
 }  // namespace
 
 std::vector<index> cell_reads(const topology::Mesh& m) {
-  std::vector<index> ghosts;  // only the ghosts are kept (none on one rank)
+  if (m.n_cells == m.n_owned_cells) return {};  // no ghost cells (one rank)
+  std::vector<index> ghosts;                    // only the ghosts are kept
   const auto read = [&](index c) {
     if (c >= m.n_owned_cells) ghosts.push_back(c);
   };

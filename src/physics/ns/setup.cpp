@@ -19,6 +19,7 @@
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/threads.hpp"
 #include "physics/boundary_tables.hpp"
 #include "physics/formula_check.hpp"
 #include "physics/model.hpp"
@@ -130,11 +131,20 @@ Setup read_setup(const config::Case& c, const topology::Mesh& m) {
 }
 
 void check_formulas(const config::Case& c, const topology::Mesh& m, const Setup& s, double t) {
-  const std::vector<Vec3> everywhere = mesh_points(m);
+  // The nodes and face centres, gathered once a formula needs them (a constant was checked when
+  // the case was read: at 8.2M tets the 18M points cost more than the checks of constants).
+  std::vector<Vec3> everywhere;
+  const auto points_for = [&](const config::Expression& e) -> std::span<const Vec3> {
+    if (e.is_constant()) return {};
+    if (everywhere.empty()) everywhere = mesh_points(m);
+    return everywhere;
+  };
   for (int d = 0; d < m.dim; ++d) {
-    check_formula(c, std::string("initial.velocity_") + kAxis[d], s.initial[d], everywhere, t);
+    check_formula(c, std::string("initial.velocity_") + kAxis[d], s.initial[d],
+                  points_for(s.initial[d]), t);
     if (s.has_exact)
-      check_formula(c, std::string("verification.velocity_") + kAxis[d], s.exact[d], everywhere, t);
+      check_formula(c, std::string("verification.velocity_") + kAxis[d], s.exact[d],
+                    points_for(s.exact[d]), t);
   }
   for (const BoundaryCondition& bc : s.bcs) {
     const std::string key = boundary_key(m, bc.patch);
@@ -199,25 +209,35 @@ BoundaryData boundary_data(const topology::Mesh& m, const Setup& s, double t, ha
   b.pressure.assign(static_cast<std::size_t>(m.n_boundary_faces()), 0);
   b.circulation.assign(static_cast<std::size_t>(m.n_curl()), 0);
   const int cw = m.curl_width();
-  for (index f = 0; f < m.n_faces; ++f) {
+  // Each face's own values on the host threads; the sums over the faces, and in 2D the
+  // circulation its faces add up at a node, in face order after.
+  parallel_for(m.n_faces, [&](index first, index end) {
+    for (index f = first; f < end; ++f) {
+      const int p = m.face_patch[f];
+      if (p < 0) continue;
+      const BoundaryCondition& bc = s.bcs[static_cast<std::size_t>(p)];
+      const bool owned = f < m.n_owned_faces;
+      if (bc.kind == BcKind::velocity) b.flux[f] = face_flux(m, f, bc.u, t);
+      const Vec3 xf = m.face_centre[f];
+      if (owned && bc.kind == BcKind::outlet)
+        b.pressure[f - m.n_interior_faces] = bc.pressure(xf.x, xf.y, xf.z, t);
+      if (owned && (bc.kind == BcKind::wall || bc.kind == BcKind::velocity))
+        for (int d = 0; d < m.dim; ++d)
+          b.velocity[3 * static_cast<std::size_t>(f - m.n_interior_faces) + d] =
+              bc.u[d](xf.x, xf.y, xf.z, t);
+    }
+  });
+  for (index f = 0; f < m.n_owned_faces; ++f) {
+    const int p = m.face_patch[f];
+    if (p < 0 || s.bcs[static_cast<std::size_t>(p)].kind == BcKind::outlet) continue;
+    b.net_inflow -= b.flux[f];
+    b.flux_scale += std::abs(b.flux[f]);
+  }
+  for (index f = 0; f < m.n_faces && m.dim == 2; ++f) {
     const int p = m.face_patch[f];
     if (p < 0) continue;
     const BoundaryCondition& bc = s.bcs[static_cast<std::size_t>(p)];
-    const bool owned = f < m.n_owned_faces;
-    if (bc.kind == BcKind::velocity) b.flux[f] = face_flux(m, f, bc.u, t);
-    if (owned && bc.kind != BcKind::outlet) {
-      b.net_inflow -= b.flux[f];
-      b.flux_scale += std::abs(b.flux[f]);
-    }
-    const Vec3 xf = m.face_centre[f];
-    if (owned && bc.kind == BcKind::outlet)
-      b.pressure[f - m.n_interior_faces] = bc.pressure(xf.x, xf.y, xf.z, t);
     if (bc.kind != BcKind::wall && bc.kind != BcKind::velocity) continue;
-    if (owned)
-      for (int d = 0; d < m.dim; ++d)
-        b.velocity[3 * static_cast<std::size_t>(f - m.n_interior_faces) + d] =
-            bc.u[d](xf.x, xf.y, xf.z, t);
-    if (m.dim == 3) continue;
     const Vec3 xc = m.face_centre[f];
     for (int j = 0; j < cw; ++j) {
       const index k = m.face_curl[cw * f + j];
