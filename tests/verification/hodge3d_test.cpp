@@ -397,7 +397,8 @@ TEST(Hodge3dStokes, ManufacturedFlowConvergesOnJitteredCubes) {
 
 // The set-up's host loops (core/threads.hpp) give the same bits on any thread count: the stars,
 // the projection mass, M C, the 3D stream matrix, the pressure matrix and its multigrid hierarchy
-// (the sparse products) with 1 thread and with 5, on a mesh large enough for 5 chunks of rows.
+// (aggregation, pairing, the sparse products and transposes) with 1 thread and with 5, on a mesh
+// large enough for 5 chunks of rows.
 TEST(Hodge3dThreads, SetUpDoesNotDependOnTheThreadCount) {
   const Mesh m = load("jitter14");
   struct Result {
@@ -419,6 +420,7 @@ TEST(Hodge3dThreads, SetUpDoesNotDependOnTheThreadCount) {
     const solvers::AmgHierarchy h = solvers::build_amg(a);
     for (const solvers::AmgLevel& level : h.levels) {
       r.matrices.push_back(level.p);
+      r.matrices.push_back(level.r);  // the threaded transpose
       r.matrices.push_back(level.a);
       r.vectors.push_back(level.weight);
     }
