@@ -194,6 +194,7 @@ int run_case(const RunOptions& opt) {
   Timer total;
   const config::Case c = config::Case::load(opt.case_file, opt.overrides);
   check_fixed_tables(c);
+  physics::check_time(c);  // before minutes of mesh and set-up
   set_host_threads(read_threads(c));
   OutputSettings out = read_output(c);
   MeshInfo mesh_info;

@@ -138,5 +138,8 @@ void require_converged(const solvers::SolveResult& r, const std::string& what);
 // `mesh` is this rank's mesh and `halo` its exchange plans (both outlive the model).
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
                                   const backend::Backend& backend, halo::Halo& halo);
+// The model's [time] table read as make_model reads it, before there is a mesh: a bad value
+// (time.steps = 0, a negative time.dt) fails at once, not after minutes of mesh and set-up.
+void check_time(const config::Case& c);
 
 }  // namespace scfd::physics

@@ -10,6 +10,7 @@
 #include "physics/model.hpp"
 #include "physics/ns/classical.hpp"
 #include "physics/ns/exact.hpp"
+#include "physics/time_control.hpp"
 
 namespace scfd::physics {
 
@@ -48,10 +49,21 @@ void require_converged(const solvers::SolveResult& r, const std::string& what) {
   throw SolveError(what + ": " + r.message);
 }
 
+namespace {
+constexpr std::array<std::string_view, 3> kModels = {"heat", "ns-classical", "ns-exact"};
+}  // namespace
+
+void check_time(const config::Case& c) {
+  if (c.choice("physics.model", kModels) == "heat") {
+    check_heat_time(c);
+    return;
+  }
+  const TimeControl checked(c, true);  // as ns::FlowState reads it
+}
+
 std::unique_ptr<Model> make_model(const config::Case& c, const topology::Mesh& mesh,
                                   const backend::Backend& backend, halo::Halo& halo) {
-  static constexpr std::array<std::string_view, 3> models = {"heat", "ns-classical", "ns-exact"};
-  const std::string model = c.choice("physics.model", models);
+  const std::string model = c.choice("physics.model", kModels);
   if (model == "ns-classical") return make_ns_classical_model(c, mesh, backend, halo);
   if (model == "ns-exact") return make_ns_exact_model(c, mesh, backend, halo);
   return make_heat_model(c, mesh, backend, halo);

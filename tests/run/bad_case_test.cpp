@@ -152,6 +152,11 @@ const BadValue kBadValues[] = {
     {"device_mesh", "heat-square", "mesh.file='\"/dev/zero\"'", "/dev/zero: is not a regular file"},
     {"momentum_reduction_of_one", "cavity2d", "solver.momentum_reduction=1",
      "solver.momentum_reduction: must be >= 0 and < 1, got 1"},
+    // [time] is read before the mesh: its error comes first, not the mesh file's.
+    {"time_before_the_mesh", "cavity2d", "time.end=-1 --set mesh.file='\"missing.msh\"'",
+     "time.end: must be > time.start = 0"},
+    {"heat_time_before_the_mesh", "heat-cube", "time.dt=-1 --set mesh.file='\"missing.msh\"'",
+     "time.dt: must be > 0, got -1"},
     {"line_name_with_space", "cavity2d", "\"output.lines.'a b'.points=5\"",
      "output.lines.'a b': a line name may use only letters"},
 };

@@ -171,12 +171,13 @@ HeatModel::HeatModel(const config::Case& c, const topology::Mesh& m, const backe
   }
 }
 
+constexpr std::array<std::string_view, 2> kModes = {"steady", "transient"};
+constexpr std::array<std::string_view, 2> kSchemes = {"backward-euler", "crank-nicolson"};
+
 void HeatModel::read_time(const config::Case& c) {
-  static constexpr std::array<std::string_view, 2> modes = {"steady", "transient"};
-  static constexpr std::array<std::string_view, 2> schemes = {"backward-euler", "crank-nicolson"};
-  steady_ = c.choice("time.mode", modes) == "steady";
+  steady_ = c.choice("time.mode", kModes) == "steady";
   if (!steady_) {
-    theta_ = c.choice("time.scheme", schemes, "crank-nicolson") == "backward-euler" ? 1.0 : 0.5;
+    theta_ = c.choice("time.scheme", kSchemes, "crank-nicolson") == "backward-euler" ? 1.0 : 0.5;
     // A fixed step for the whole run: M/dt is part of the matrix assembled once.
     time_.emplace(c, false);
     t_ = time_->start();
@@ -388,6 +389,12 @@ void HeatModel::add_heat_flows(const std::vector<real>& t,
 std::unique_ptr<Model> make_heat_model(const config::Case& c, const topology::Mesh& mesh,
                                        const backend::Backend& backend, halo::Halo& halo) {
   return std::make_unique<HeatModel>(c, mesh, backend, halo);
+}
+
+void check_heat_time(const config::Case& c) {
+  if (c.choice("time.mode", kModes) == "steady") return;
+  c.choice("time.scheme", kSchemes, "crank-nicolson");
+  const TimeControl checked(c, false);
 }
 
 }  // namespace scfd::physics

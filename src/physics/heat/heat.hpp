@@ -16,5 +16,7 @@ namespace scfd::physics {
 
 std::unique_ptr<Model> make_heat_model(const config::Case& c, const topology::Mesh& mesh,
                                        const backend::Backend& backend, halo::Halo& halo);
+// The [time] table as the heat model reads it (InputError naming the key), with no mesh.
+void check_heat_time(const config::Case& c);
 
 }  // namespace scfd::physics
