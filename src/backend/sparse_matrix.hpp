@@ -17,7 +17,8 @@ namespace scfd::backend {
 
 // An allocator whose value-less construction leaves a number uninitialised, so that resize(n)
 // of a matrix's arrays does not write them: at hundreds of millions of entries the zeros took
-// a serial pass (and its page faults) before the host threads wrote every entry anyway.
+// a serial pass (and its page faults) before the host threads wrote every entry anyway. Code
+// that grows a matrix's array by resize(n) must write every entry it adds.
 template <class T>
 struct DefaultInit : std::allocator<T> {
   using value_type = T;
