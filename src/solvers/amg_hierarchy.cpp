@@ -479,28 +479,46 @@ SparseMatrix rows_with_ghosts(const SparseMatrix& p, halo::HaloPlan& plan) {
   for (index i = 0; i < p.rows; ++i) width = std::max(width, p.offset[i + 1] - p.offset[i]);
   width = static_cast<index>(global_max(static_cast<real>(width)));
   const auto n_local = static_cast<std::size_t>(plan.n_local());
-  std::vector<std::vector<real>> col(static_cast<std::size_t>(width)), val(col.size());
+  const auto owned = static_cast<std::size_t>(p.rows);
+  // Plane k holds entry k of every row (column -1 past a row's end); one pair of planes is reused
+  // for every k, and each plane's ghost entries are kept as (ghost, column, value) in plane order.
+  std::vector<real> col(n_local), val(n_local);
+  std::vector<index> ghost, ghost_col;
+  std::vector<real> ghost_val;
   for (index k = 0; k < width; ++k) {
-    col[k].assign(n_local, -1);
-    val[k].assign(n_local, 0);
-    for (index i = 0; i < p.rows; ++i)
-      if (p.offset[i] + k < p.offset[i + 1]) {
-        col[k][i] = static_cast<real>(p.column[p.offset[i] + k]);
-        val[k][i] = p.value[p.offset[i] + k];
+    for (std::size_t i = 0; i < owned; ++i) {
+      const bool entry = p.offset[i] + k < p.offset[i + 1];
+      col[i] = entry ? static_cast<real>(p.column[p.offset[i] + k]) : -1;
+      val[i] = entry ? p.value[p.offset[i] + k] : 0;
+    }
+    plan.exchange(col);
+    plan.exchange(val);
+    for (std::size_t i = owned; i < n_local; ++i)
+      if (col[i] >= 0) {
+        ghost.push_back(static_cast<index>(i - owned));
+        ghost_col.push_back(static_cast<index>(col[i]));
+        ghost_val.push_back(val[i]);
       }
-    plan.exchange(col[k]);
-    plan.exchange(val[k]);
   }
+  // The owned rows as they are, then each ghost's entries by plane (a stable sort by ghost).
   SparseMatrix out;
   out.rows = plan.n_local();
   out.cols = p.cols;
-  for (std::size_t i = 0; i < n_local; ++i) {
-    for (index k = 0; k < width; ++k)
-      if (col[k][i] >= 0) {
-        out.column.push_back(static_cast<index>(col[k][i]));
-        out.value.push_back(val[k][i]);
-      }
-    out.offset.push_back(out.entries());
+  out.offset.assign(p.offset.begin(), p.offset.end());
+  out.offset.resize(n_local + 1);
+  for (std::size_t i = owned; i < n_local; ++i) out.offset[i + 1] = 0;
+  for (const index g : ghost) ++out.offset[owned + static_cast<std::size_t>(g) + 1];
+  for (std::size_t i = owned; i < n_local; ++i) out.offset[i + 1] += out.offset[i];
+  out.column.resize(static_cast<std::size_t>(out.offset[n_local]));
+  out.value.resize(out.column.size());
+  std::copy(p.column.begin(), p.column.end(), out.column.begin());
+  std::copy(p.value.begin(), p.value.end(), out.value.begin());
+  std::vector<index> next(out.offset.begin() + static_cast<std::ptrdiff_t>(owned),
+                          out.offset.end() - 1);
+  for (std::size_t e = 0; e < ghost.size(); ++e) {
+    const index at = next[static_cast<std::size_t>(ghost[e])]++;
+    out.column[static_cast<std::size_t>(at)] = ghost_col[e];
+    out.value[static_cast<std::size_t>(at)] = ghost_val[e];
   }
   return out;
 }
