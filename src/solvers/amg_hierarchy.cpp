@@ -127,18 +127,7 @@ SparseMatrix smooth_basis(const SparseMatrix& a, const std::vector<real>& d, rea
         [&, where = std::vector<index>(static_cast<std::size_t>(t.cols), -1)](
             index i, backend::HostArray<index>& column, backend::HostArray<real>& value) mutable {
           const auto row_start = static_cast<index>(column.size());
-          for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
-            const index j = a.column[ka];
-            for (index kt = t.offset[j]; kt < t.offset[j + 1]; ++kt) {
-              const index col = t.column[kt];
-              if (where[col] < row_start) {
-                where[col] = static_cast<index>(column.size());
-                column.push_back(col);
-                value.push_back(0);
-              }
-              value[where[col]] += a.value[ka] * t.value[kt];
-            }
-          }
+          append_product_row(a, t, i, where, column, value);
           const bool in_basis = t.offset[i] < t.offset[i + 1];
           const index own = in_basis ? t.column[t.offset[i]] : -1;
           bool has_own = !in_basis;

@@ -52,14 +52,32 @@ SparseMatrix transpose(const SparseMatrix& a) {
   return t;
 }
 
+void append_product_row(const SparseMatrix& a, const SparseMatrix& b, index i,
+                        std::vector<index>& where, backend::HostArray<index>& column,
+                        backend::HostArray<real>& value) {
+  // where[col]: col's place in (column, value); below row_start: not in row i yet.
+  const auto row_start = static_cast<index>(column.size());
+  for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
+    const index j = a.column[ka];
+    for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
+      const index col = b.column[kb];
+      if (where[col] < row_start) {
+        where[col] = static_cast<index>(column.size());
+        column.push_back(col);
+        value.push_back(0);
+      }
+      value[where[col]] += a.value[ka] * b.value[kb];
+    }
+  }
+}
+
 SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
   SCFD_CHECK(a.cols == b.rows, "sparse product of {} x {} and {} x {}", a.rows, a.cols, b.rows,
              b.cols);
-  // Row i of the product, its columns in the order they are first reached; `where` holds the
-  // position of column j's entry in this chunk's arrays (below row_start: not in row i yet).
-  // The rows of a dense coarse level are few and long: the grain is about 2^16 multiply-adds
-  // (as many rows as 2048 of a cell Laplacian times a prolongation), so that 721 rows of 1,000
-  // entries times 200 still run on every thread.
+  // Each chunk of rows with its own `where` (append_product_row). The rows of a dense coarse level
+  // are few and long: the grain is about 2^16 multiply-adds (as many rows as 2048 of a cell
+  // Laplacian times a prolongation), so that 721 rows of 1,000 entries times 200 still run on every
+  // thread.
   const double per_row = static_cast<double>(a.entries()) / std::max<index>(a.rows, 1) *
                          static_cast<double>(b.entries()) / std::max<index>(b.rows, 1);
   const auto grain = static_cast<index>(std::clamp(65536.0 / std::max(per_row, 1.0), 1.0, 2048.0));
@@ -69,19 +87,7 @@ SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b) {
         return [&a, &b, where = std::vector<index>(static_cast<std::size_t>(b.cols), -1)](
                    index i, backend::HostArray<index>& column,
                    backend::HostArray<real>& value) mutable {
-          const auto row_start = static_cast<index>(column.size());
-          for (index ka = a.offset[i]; ka < a.offset[i + 1]; ++ka) {
-            const index j = a.column[ka];
-            for (index kb = b.offset[j]; kb < b.offset[j + 1]; ++kb) {
-              const index col = b.column[kb];
-              if (where[col] < row_start) {
-                where[col] = static_cast<index>(column.size());
-                column.push_back(col);
-                value.push_back(0);
-              }
-              value[where[col]] += a.value[ka] * b.value[kb];
-            }
-          }
+          append_product_row(a, b, i, where, column, value);
         };
       },
       grain);

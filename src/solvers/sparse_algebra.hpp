@@ -14,6 +14,11 @@ using backend::SparseMatrix;
 
 SparseMatrix transpose(const SparseMatrix& a);
 SparseMatrix multiply(const SparseMatrix& a, const SparseMatrix& b);
+// Appends row i of a b to (column, value): its columns in the order first reached, each sum in
+// a's order. `where` (b.cols entries, -1 at first) is the caller's scratch, kept between rows.
+void append_product_row(const SparseMatrix& a, const SparseMatrix& b, index i,
+                        std::vector<index>& where, backend::HostArray<index>& column,
+                        backend::HostArray<real>& value);
 // The owned block of a rank's rows: the columns below the row count.
 SparseMatrix owned_block(const SparseMatrix& a);
 // A dense n x n matrix (row-major values) as a SparseMatrix with every entry stored.
