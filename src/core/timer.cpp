@@ -26,8 +26,8 @@ SetupPart* innermost_part = nullptr;  // the part timing now; the set-up's threa
 
 const char* name(Part p) {
   static constexpr std::array<const char*, kParts> names = {
-      "geometry",        "edge_star", "face_mass",   "projection_mass", "mass_curl",
-      "pressure_matrix", "multigrid", "device_mesh", "device_matrices"};
+      "geometry",    "edge_star",       "face_mass", "projection_mass", "mass_curl",
+      "face_blocks", "pressure_matrix", "multigrid", "device_mesh",     "device_matrices"};
   return names[static_cast<std::size_t>(p)];
 }
 

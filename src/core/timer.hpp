@@ -59,12 +59,13 @@ enum class Part : std::uint8_t {
   face_mass,        // the 3D face mass M_RT
   projection_mass,  // the 3D pressure projection's diagonal
   mass_curl,        // M C and the viscous diagonal
+  face_blocks,      // the 3D momentum solve's preconditioner (ns/hodge.hpp, face_block_inverse)
   pressure_matrix,  // the assembled pressure Laplacian
   multigrid,        // the AMG hierarchies (pressure, stream), less their device matrices
   device_mesh,      // the GPU's copy of the mesh
   device_matrices,  // Backend::make_matrix: a matrix's copy in the backend's layout
 };
-inline constexpr std::size_t kParts = 9;
+inline constexpr std::size_t kParts = 10;
 const char* name(Part p);
 
 // The seconds of each part so far (by Part), and back to zero.

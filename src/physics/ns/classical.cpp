@@ -35,6 +35,8 @@ class NsClassicalModel final : public ns::FlowModel {
 
   ns::MomentumOperator momentum_;
   solvers::BiCgStab momentum_solver_;
+  // 3D with solver.momentum_preconditioner = cells; null: Jacobi
+  std::unique_ptr<ns::FaceBlockPreconditioner> momentum_preconditioner_;
   FieldPtr u_star_, rhs_, face_work_;  // faces
   FieldPtr psi_;                       // cells: the pressure increment times dt
 };
@@ -49,6 +51,9 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
       face_work_(be.make_field(m.n_faces)),
       psi_(be.make_field(m.n_cells)) {
   momentum_.advecting = &advecting();
+  if (m.dim == 3 && setup_.momentum_preconditioner == "cells")
+    momentum_preconditioner_ =
+        std::make_unique<ns::FaceBlockPreconditioner>(m, be, *flow_.coef, flow_.face_diagonal);
   // U^0: the face fluxes of the initial velocity, projected onto D U = 0 so that the first step
   // starts from a discretely divergence-free field.
   initial_fluxes(*u_star_);
@@ -93,8 +98,8 @@ StepReport NsClassicalModel::advance() {
   be_.multiply(*flow_.coef->free, *face_work_, *u_star_);
   be_.axpy(1, *flow_.coef->bc_flux, *u_star_);
 
-  const solvers::SolveResult rm =
-      momentum_solver_.solve(momentum_, *rhs_, *u_star_, setup_.momentum);
+  const solvers::SolveResult rm = momentum_solver_.solve(
+      momentum_, *rhs_, *u_star_, setup_.momentum, momentum_preconditioner_.get());
   require_converged(rm, fmt::format("step {}: momentum", flow_.step + 1));
   halo_.faces.exchange(be_, *u_star_);
   be_.finish();

@@ -415,6 +415,124 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
   return mass;
 }
 
+namespace {
+
+// a = L L^T in place (L in the lower triangle) for the symmetric n x n matrix a (row-major,
+// n <= 4); false if a pivot is not positive (a is not positive definite).
+bool cholesky(std::array<real, 16>& a, int n) {
+  for (int j = 0; j < n; ++j) {
+    real d = a[j * n + j];
+    for (int k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
+    if (!(d > 0)) return false;
+    d = std::sqrt(d);
+    a[j * n + j] = d;
+    for (int r = j + 1; r < n; ++r) {
+      real v = a[r * n + j];
+      for (int k = 0; k < j; ++k) v -= a[r * n + k] * a[j * n + k];
+      a[r * n + j] = v / d;
+    }
+  }
+  return true;
+}
+
+// x = A^-1 e_i from cholesky's factor of A.
+void cholesky_solve_unit(const std::array<real, 16>& l, int n, int i, std::array<real, 4>& x) {
+  for (int r = 0; r < n; ++r) {  // L y = e_i
+    real v = r == i ? 1 : 0;
+    for (int k = 0; k < r; ++k) v -= l[r * n + k] * x[k];
+    x[r] = v / l[r * n + r];
+  }
+  for (int r = n - 1; r >= 0; --r) {  // L^T x = y
+    real v = x[r];
+    for (int k = r + 1; k < n; ++k) v -= l[k * n + r] * x[k];
+    x[r] = v / l[r * n + r];
+  }
+}
+
+}  // namespace
+
+SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
+                                std::span<const char> fixed) {
+  SCFD_CHECK(m.dim == 3, "face_block_inverse on a {}D mesh", m.dim);
+  const index n = m.n_owned_faces;
+  SCFD_CHECK(static_cast<index>(diagonal.size()) >= n && static_cast<index>(fixed.size()) >= n,
+             "face_block_inverse: {} diagonal and {} fixed entries for {} faces", diagonal.size(),
+             fixed.size(), n);
+  const auto in_block = [&](index g) { return g < n && fixed[static_cast<std::size_t>(g)] == 0; };
+  // Cell c's faces in its block, in local order, and f's position among them (-1: none).
+  struct Faces {
+    std::array<index, 4> face{};
+    int k = 0, row = -1;
+  };
+  const auto faces_of = [&](index c, index f) {
+    Faces b;
+    for (int j = 0; j < 4; ++j) {
+      const index g = m.cell_faces[4 * c + j];
+      if (!in_block(g)) continue;
+      if (g == f) b.row = b.k;
+      b.face[static_cast<std::size_t>(b.k++)] = g;
+    }
+    return b;
+  };
+  // B_c^-1 of every local cell (k x k, row-major), once: a face's row gathers from its two
+  // cells'. Written by the threads (a HostArray: no serial zero fill of 16 numbers per cell).
+  backend::HostArray<real> inverse(16 * static_cast<std::size_t>(m.n_cells));
+  parallel_for(m.n_cells, [&](index begin, index end) {
+    for (index c = begin; c < end; ++c) {
+      const Faces b = faces_of(c, kNone);
+      if (b.k == 0) continue;
+      const CellMass cm = cell_mass(m, c);
+      std::array<int, 4> local{};
+      for (std::size_t p = 0, j = 0; j < 4; ++j)
+        if (in_block(m.cell_faces[4 * c + static_cast<index>(j)])) local[p++] = static_cast<int>(j);
+      const auto k = static_cast<std::size_t>(b.k);
+      std::array<real, 16> a{};
+      for (std::size_t p = 0; p < k; ++p)
+        for (std::size_t q = 0; q < k; ++q)
+          a[p * k + q] =
+              p == q ? diagonal[static_cast<std::size_t>(b.face[p])] : cm.entry(local[p], local[q]);
+      SCFD_CHECK(cholesky(a, b.k),
+                 "face_block_inverse: the face mass block of cell {} is not positive definite", c);
+      for (int p = 0; p < b.k; ++p) {
+        std::array<real, 4> x{};
+        cholesky_solve_unit(a, b.k, p, x);
+        std::copy(x.begin(), x.begin() + b.k,
+                  inverse.begin() + 16 * static_cast<std::ptrdiff_t>(c) + p * b.k);
+      }
+    }
+  });
+  // Row f: its row of B_c^-1 in its first cell (the lower number), then the other cell's entries
+  // but f's own, which is added to the first's (the cells share no other face).
+  SparseMatrix s = backend::rows_on_threads(n, n, [&] {
+    return [&](index f, backend::HostArray<index>& column, backend::HostArray<real>& value) {
+      if (!in_block(f)) return;
+      index cells[2] = {m.face_cells[2 * f], m.face_cells[2 * f + 1]};
+      if (cells[0] == kNone || (cells[1] != kNone && cells[1] < cells[0]))
+        std::swap(cells[0], cells[1]);
+      const std::size_t start = value.size();
+      for (int side = 0; side < 2; ++side) {
+        const index c = cells[side];
+        if (c == kNone) continue;
+        const Faces b = faces_of(c, f);
+        const real* row = &inverse[16 * static_cast<std::size_t>(c)] + b.row * b.k;
+        for (int q = 0; q < b.k; ++q) {
+          const index g = b.face[static_cast<std::size_t>(q)];
+          if (side == 1 && g == f) {
+            for (std::size_t e = start; e < value.size(); ++e)
+              if (column[e] == f) value[e] += row[q];
+            continue;
+          }
+          column.push_back(g);
+          value.push_back(row[q]);
+        }
+      }
+    };
+  });
+  s.inner = n;
+  s.check();
+  return s;
+}
+
 SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star) {
   const int cw = m.curl_width();
   SparseMatrix mc = backend::rows_on_threads(m.n_owned_faces, m.n_curl(), [&] {

@@ -54,6 +54,18 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
 // the order its faces and their curl entities first reach them.
 SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star);
 
+// The 3D momentum solve's preconditioner matrix (ns-classical, solver.momentum_preconditioner =
+// "cells"; ns/operators.hpp, FaceBlockPreconditioner): the additive Schwarz map over cells
+// S = sum_c P_c^T B_c^-1 P_c, B_c M_RT's principal block on the free owned faces of cell c (M_RT
+// couples two faces only through their one common cell, so B_c is cell c's RT0 block with M_RT's
+// diagonal) and P_c picking them out. Rows and columns: the owned faces (a rank-local block: its
+// product needs no exchange, and ranks do not couple through it); the rows and columns of the
+// faces whose flux is data (fixed[f] != 0) are empty. `diagonal`: M_RT's diagonal on the owned
+// faces. Symmetric, positive definite on the free faces. A row's entries: the faces of its first
+// cell (the lower number) in local order, then the other cell's.
+SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
+                                std::span<const char> fixed);
+
 // A Hodge star on the host: the assembled matrix (rows: the owned entities; columns: the local
 // entities, ghosts included) and its diagonal on every local entity (the ghosts as the caller
 // exchanged them). A diagonal star has one entry per row (the 2D stars).

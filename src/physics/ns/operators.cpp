@@ -2,11 +2,13 @@
 #include "physics/ns/operators.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
@@ -70,6 +72,98 @@ void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& 
   be.upload(b.velocity, *bc_velocity);
   be.upload(b.pressure, *bc_pressure);
   be.upload(b.circulation, *bc_circulation);
+}
+
+FaceBlockPreconditioner::FaceBlockPreconditioner(const topology::Mesh& m,
+                                                 const backend::Backend& be, const Coefficients& k,
+                                                 std::span<const real> face_diagonal)
+    : be_(be),
+      mass_(k.face_star),
+      owned_(m.n_owned_faces),
+      u_(be.make_field(m.n_faces)),
+      v_(be.make_field(m.n_faces)) {
+  SCFD_CHECK(!k.diagonal_stars(), "the cell-block preconditioner needs the 3D face mass");
+  const SetupPart part(Part::face_blocks);
+  std::vector<char> fixed(static_cast<std::size_t>(m.n_owned_faces), 0);
+  for (const index f : k.fixed_faces)
+    if (f < m.n_owned_faces) fixed[static_cast<std::size_t>(f)] = 1;
+  inverse_ = be.make_matrix(face_block_inverse(m, face_diagonal, fixed));
+  const real lambda = largest_eigenvalue();
+  omega_ = real{1.5} / lambda;
+  log::info("momentum preconditioner: cell blocks of the face mass, lambda_max(S M) {:.3f}",
+            lambda);
+}
+
+namespace {
+
+// The largest eigenvalue of the symmetric tridiagonal matrix (diagonal d, off-diagonal e, e[i]
+// between rows i and i + 1) by bisection on Sturm counts.
+real tridiagonal_max_eigenvalue(const std::vector<real>& d, const std::vector<real>& e) {
+  const std::size_t n = d.size();
+  real lo = d[0], hi = d[0];
+  for (std::size_t i = 0; i < n; ++i) {  // Gershgorin
+    const real radius = (i > 0 ? std::abs(e[i - 1]) : 0) + (i + 1 < n ? std::abs(e[i]) : 0);
+    lo = std::min(lo, d[i] - radius);
+    hi = std::max(hi, d[i] + radius);
+  }
+  // below(x): how many eigenvalues are < x (the negative pivots of T - x I = L D L^T).
+  const auto below = [&](real x) {
+    std::size_t count = 0;
+    real pivot = 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      pivot = d[i] - x - (i > 0 ? e[i - 1] * e[i - 1] / pivot : 0);
+      if (pivot == 0) pivot = -1e-300;
+      if (pivot < 0) ++count;
+    }
+    return count;
+  };
+  for (int step = 0; step < 100 && hi - lo > 1e-12 * std::abs(hi); ++step) {
+    const real mid = (lo + hi) / 2;
+    (below(mid) == n ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+}  // namespace
+
+real FaceBlockPreconditioner::largest_eigenvalue() const {
+  // Lanczos through conjugate gradients on M x = b preconditioned by S (both symmetric positive
+  // definite): the CG coefficients give the tridiagonal matrix T whose largest eigenvalue tends
+  // to lambda_max(S M) from below, far faster than power steps (on the cavity3d mesh 30 power
+  // steps were 8 % low and still rising). Every rank's owned faces together.
+  std::vector<real> start(static_cast<std::size_t>(u_->size()), 0);
+  for (index f = 0; f < owned_; ++f) start[static_cast<std::size_t>(f)] = 1 + std::sin(0.37 * f);
+  FieldPtr r = be_.make_field_from(start), p = be_.make_field(u_->size());
+  Field &z = *u_, &q = *v_;  // z = S r is 0 at the ghosts and the fixed faces, and so is p
+  be_.matrix_apply(*inverse_, *r, z);
+  be_.copy(z, *p);
+  real rho = global_sum(be_.dot(*r, z, owned_));
+  const real rho_start = rho;
+  std::vector<real> diagonal, off;
+  real alpha_old = 0, beta_old = 0;
+  for (int step = 0; step < 40 && rho > 1e-24 * rho_start; ++step) {
+    mass_.apply(*p, q);
+    const real pq = global_sum(be_.dot(*p, q, owned_));
+    SCFD_CHECK(pq > 0, "momentum preconditioner: the face mass is not positive definite");
+    const real alpha = rho / pq;
+    diagonal.push_back(1 / alpha + (step > 0 ? beta_old / alpha_old : 0));
+    if (step > 0) off.push_back(std::sqrt(beta_old) / alpha_old);
+    be_.axpy(-alpha, q, *r);
+    be_.matrix_apply(*inverse_, *r, z);
+    const real rho_new = global_sum(be_.dot(*r, z, owned_));
+    beta_old = rho_new / rho;
+    alpha_old = alpha;
+    rho = rho_new;
+    be_.xpay(z, beta_old, *p);
+  }
+  return tridiagonal_max_eigenvalue(diagonal, off);
+}
+
+void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
+  be_.matrix_apply(*inverse_, r, *u_);  // S r
+  mass_.apply(*u_, *v_);                // M S r
+  be_.xpay(r, -omega_ / 2, *v_);        // r - (w/2) M S r
+  be_.matrix_apply(*inverse_, *v_, z);
 }
 
 MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backend& be,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string_view>
 
 #include "backend/backend.hpp"
@@ -192,6 +193,36 @@ class MomentumOperator final : public solvers::LinearOperator {
   FieldPtr circulation_;                     // curl entities
   FieldPtr star_x_;                          // 3D: faces (M x)
   FieldPtr vorticity_;                       // 3D: curl entities
+};
+
+// The 3D momentum solve's preconditioner (solver.momentum_preconditioner = "cells"): two damped
+// Richardson steps from z = 0 on the face mass M_RT of the free owned faces with the cell-block
+// inverse S (ns/hodge.hpp, face_block_inverse), z = w S r + w S (r - M w S r), so z ~ M^-1 r: the
+// momentum matrix M + dt/2 C(a) + nu dt K is dominated by M at the Courant numbers of transient
+// runs. w = 1.5 / lambda_max(S M), estimated at set-up by Lanczos (conjugate gradients on M with
+// S, collective). Applied as z' = S (r - (w/2) M S r) = (2/w) z: BiCGStab's iterates do not
+// depend on the preconditioner's scale. M is the coefficients' M_RT, applied to S r, which is 0 at
+// the ghosts (its field is written on the owned faces only) and at the faces whose flux is data
+// (S's rows there are empty): the rank-local block of M on the free faces. No exchange; z is 0 at
+// the fixed faces (where the momentum residual is 0) and its ghosts are left alone (the momentum
+// operator exchanges its input).
+class FaceBlockPreconditioner final : public solvers::Preconditioner {
+ public:
+  // face_diagonal: M_RT's diagonal (owned faces at least); k: the coefficients (M_RT and the
+  // faces whose flux is data).
+  FaceBlockPreconditioner(const topology::Mesh& m, const backend::Backend& be,
+                          const Coefficients& k, std::span<const real> face_diagonal);
+  void apply(const Field& r, Field& z) const override;
+
+ private:
+  // lambda_max(S M) on every rank's free faces together.
+  real largest_eigenvalue() const;
+  const backend::Backend& be_;
+  const Star& mass_;
+  index owned_;
+  std::unique_ptr<backend::Matrix> inverse_;
+  FieldPtr u_, v_;  // faces; u_ is written on the owned faces only (its ghosts stay 0)
+  real omega_ = 1;
 };
 
 // y = -D A~^-1 G0 x (G0: the gradient with zero boundary values; A~^-1 is zero on fixed faces).

@@ -94,6 +94,8 @@ void read_solver(const config::Case& c, Setup& s) {
   s.pressure_preconditioner = read_preconditioner(c, "amg");
   static constexpr std::array<std::string_view, 2> stream = {"amg", "jacobi"};
   s.stream_preconditioner = c.choice("solver.stream_preconditioner", stream, "amg");
+  static constexpr std::array<std::string_view, 2> momentum = {"cells", "jacobi"};
+  s.momentum_preconditioner = c.choice("solver.momentum_preconditioner", momentum, "cells");
 }
 
 void read_fluid(const config::Case& c, Setup& s) {

@@ -51,6 +51,9 @@ struct Setup {
   solvers::SolveOptions pressure;       // solver.pressure_tolerance, solver.max_iterations
   std::string pressure_preconditioner;  // solver.preconditioner
   std::string stream_preconditioner;    // solver.stream_preconditioner (ns-exact): amg, jacobi
+  // solver.momentum_preconditioner (ns-classical): cells (3D: FaceBlockPreconditioner; 2D, where
+  // M is diagonal, Jacobi), jacobi
+  std::string momentum_preconditioner;
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad
