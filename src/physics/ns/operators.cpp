@@ -159,7 +159,8 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
     rho = rho_new;
     be_.xpay(z, beta_old, *p);
   }
-  return tridiagonal_max_eigenvalue(diagonal, off);
+  // No free face on any rank (a mesh of boundary faces only): S M is empty, any w will do.
+  return diagonal.empty() ? real{1} : tridiagonal_max_eigenvalue(diagonal, off);
 }
 
 void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
