@@ -151,14 +151,15 @@ CellEdges cell_edges(const topology::Mesh& m, index c) {
   return ce;
 }
 
-// In place inverse of the symmetric positive definite n x n matrix a (row-major), by Cholesky.
-void invert_spd(std::vector<real>& a, std::size_t n) {
+// In place inverse of the symmetric positive definite n x n matrix a (row-major), by Cholesky;
+// `what` names the block in the error for one that is not positive definite.
+void invert_spd(std::vector<real>& a, std::size_t n, const char* what) {
   thread_local std::vector<real> l, x;  // scratch, reused by the calls of a thread
   l.assign(n * n, 0);
   for (std::size_t j = 0; j < n; ++j) {
     real d = a[j * n + j];
     for (std::size_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
-    SCFD_CHECK(d > 0, "a vertex block of the edge star is not positive definite ({})", d);
+    SCFD_CHECK(d > 0, "{} is not positive definite ({})", what, d);
     l[j * n + j] = std::sqrt(d);
     for (std::size_t i = j + 1; i < n; ++i) {
       real s = a[i * n + j];
@@ -254,7 +255,7 @@ void vertex_block(const topology::Mesh& m, index v, std::span<const char> droppe
       for (int q = 0; q < 4; ++q)
         if (pos[p] >= 0 && pos[q] >= 0) b.inverse[pos[p] * n + pos[q]] += quarter * dot(g[p], g[q]);
   }
-  invert_spd(b.inverse, n);
+  invert_spd(b.inverse, n, "a vertex block of the edge star");
 }
 
 // The nodes whose vertex blocks reach an owned edge (both ends of every owned edge), ascending.
@@ -415,42 +416,6 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
   return mass;
 }
 
-namespace {
-
-// a = L L^T in place (L in the lower triangle) for the symmetric n x n matrix a (row-major,
-// n <= 4); false if a pivot is not positive (a is not positive definite).
-bool cholesky(std::array<real, 16>& a, int n) {
-  for (int j = 0; j < n; ++j) {
-    real d = a[j * n + j];
-    for (int k = 0; k < j; ++k) d -= a[j * n + k] * a[j * n + k];
-    if (!(d > 0)) return false;
-    d = std::sqrt(d);
-    a[j * n + j] = d;
-    for (int r = j + 1; r < n; ++r) {
-      real v = a[r * n + j];
-      for (int k = 0; k < j; ++k) v -= a[r * n + k] * a[j * n + k];
-      a[r * n + j] = v / d;
-    }
-  }
-  return true;
-}
-
-// x = A^-1 e_i from cholesky's factor of A.
-void cholesky_solve_unit(const std::array<real, 16>& l, int n, int i, std::array<real, 4>& x) {
-  for (int r = 0; r < n; ++r) {  // L y = e_i
-    real v = r == i ? 1 : 0;
-    for (int k = 0; k < r; ++k) v -= l[r * n + k] * x[k];
-    x[r] = v / l[r * n + r];
-  }
-  for (int r = n - 1; r >= 0; --r) {  // L^T x = y
-    real v = x[r];
-    for (int k = r + 1; k < n; ++k) v -= l[k * n + r] * x[k];
-    x[r] = v / l[r * n + r];
-  }
-}
-
-}  // namespace
-
 SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
                                 std::span<const char> fixed) {
   SCFD_CHECK(m.dim == 3, "face_block_inverse on a {}D mesh", m.dim);
@@ -486,19 +451,14 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
       for (std::size_t p = 0, j = 0; j < 4; ++j)
         if (in_block(m.cell_faces[4 * c + static_cast<index>(j)])) local[p++] = static_cast<int>(j);
       const auto k = static_cast<std::size_t>(b.k);
-      std::array<real, 16> a{};
+      thread_local std::vector<real> a;  // B_c, then B_c^-1
+      a.resize(k * k);
       for (std::size_t p = 0; p < k; ++p)
         for (std::size_t q = 0; q < k; ++q)
           a[p * k + q] =
               p == q ? diagonal[static_cast<std::size_t>(b.face[p])] : cm.entry(local[p], local[q]);
-      SCFD_CHECK(cholesky(a, b.k),
-                 "face_block_inverse: the face mass block of cell {} is not positive definite", c);
-      for (int p = 0; p < b.k; ++p) {
-        std::array<real, 4> x{};
-        cholesky_solve_unit(a, b.k, p, x);
-        std::copy(x.begin(), x.begin() + b.k,
-                  inverse.begin() + 16 * static_cast<std::ptrdiff_t>(c) + p * b.k);
-      }
+      invert_spd(a, k, "a face mass block of the momentum preconditioner");
+      std::copy(a.begin(), a.end(), inverse.begin() + 16 * static_cast<std::ptrdiff_t>(c));
     }
   });
   // Row f: its row of B_c^-1 in its first cell (the lower number), then the other cell's entries
