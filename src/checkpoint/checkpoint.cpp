@@ -323,15 +323,19 @@ Header Checkpointer::read(const std::filesystem::path& path, physics::Model& mod
   std::vector<double> values(state.values.size());
   steps([&] {
     const h5::Id g = h5::open_group(file.get(), "values");
+    std::vector<double> stored;  // the values the file holds, in the model's order
     for (std::size_t k = 0; k < state.values.size(); ++k) {
-      const std::optional<double> v = h5::read_double(g.get(), state.values[k].name);
-      if (!v) throw h5::Error("the value /values/" + state.values[k].name + " is missing");
-      values[k] = *v;
+      const physics::StateValue& member = state.values[k];
+      const std::optional<double> v = h5::read_double(g.get(), member.name);
+      if (!v && !member.fallback)
+        throw h5::Error("the value /values/" + member.name + " is missing");
+      values[k] = v.value_or(member.fallback.value_or(0));
+      if (v) stored.push_back(*v);
     }
     // The scalars decide how many steps run: a damaged one must not start a wrong run. The
     // checksum (files of this release on) catches any change; the ranges catch the impossible.
     const std::optional<std::uint64_t> sum = h5::read_u64(g.get(), "checksum");
-    if (sum && *sum != values_checksum(root_step, h.time, values))
+    if (sum && *sum != values_checksum(root_step, h.time, stored))
       throw h5::Error("the values /values are damaged (their checksum does not match)");
     for (std::size_t k = 0; k < values.size(); ++k) {
       const physics::StateValue& v = state.values[k];

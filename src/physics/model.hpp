@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -43,6 +44,9 @@ struct StateField {
 struct StateValue {
   std::string name;
   std::variant<double*, int*, bool*> value;  // the model's own member
+  // A checkpoint of an earlier release without this value restores the member to this one
+  // instead (none: the value is required).
+  std::optional<double> fallback = {};
   // The member as a double (ints and bools exactly), and back.
   double get() const;
   void set(double v) const;

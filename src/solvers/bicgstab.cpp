@@ -131,9 +131,11 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
         return finish(
             SolveStatus::breakdown,
             fmt::format("BiCGStab breakdown: residual is {} at iteration {}", res.residual, k));
-      if (res.residual <= target)
+      if (res.residual <= target) {
+        last_iterations_ = k;
         return finish(SolveStatus::converged,
                       fmt::format("converged in {} iterations, residual {:.3e}", k, res.residual));
+      }
       if (k >= opt.max_iterations)
         return finish(SolveStatus::max_iterations,
                       fmt::format("BiCGStab did not converge in {} iterations: residual {:.3e} "
@@ -156,7 +158,7 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
         }
       }
       const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
-                                               residual_prev, target);
+                                               residual_prev, target, last_iterations_);
       next_check = std::min(k + interval, opt.max_iterations);
       k_prev = k;
       residual_prev = res.residual;

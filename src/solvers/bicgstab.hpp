@@ -43,6 +43,7 @@ class BiCgStab {
   bool device_;  // the backend's scalars live on a device: a read-back waits for the queue
   std::unique_ptr<backend::Field> r_, r0_, p_, v_, s_, t_, p_hat_, s_hat_, dinv_;
   std::unique_ptr<backend::Scalars> scalars_;
+  int last_iterations_ = 0;  // of the last converged solve (next_check_interval's `expected`)
 };
 
 }  // namespace scfd::solvers

@@ -45,9 +45,10 @@ bool ends_here(int k, real target, int max_iterations, SolveResult& res) {
 }  // namespace
 
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
-                        real residual_prev, real target) {
+                        real residual_prev, real target, int expected) {
   if (check_every > 0) return check_every;
   if (!device) return 1;
+  if (k_prev < 0 && expected > 0) return std::clamp(expected - 1, 1, kFirstInterval);
   if (k_prev < 0 || !(residual < residual_prev) || !(residual > target) || !(target > 0))
     return kFirstInterval;
   const real rate = std::log(residual_prev / residual) / (k - k_prev);  // per iteration
@@ -124,9 +125,12 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
       res.residual = std::sqrt(v[S::rr]);
       res.relative_residual = res.residual / scale;
       if (k == 0) target = rule.start(res.residual, opt);
-      if (ends_here(k, target, opt.max_iterations, res)) return res;
+      if (ends_here(k, target, opt.max_iterations, res)) {
+        if (res.status == SolveStatus::converged) last_iterations_ = k;
+        return res;
+      }
       const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
-                                               residual_prev, target);
+                                               residual_prev, target, last_iterations_);
       next_check = std::min(k + interval, opt.max_iterations);
       k_prev = k;
       residual_prev = res.residual;

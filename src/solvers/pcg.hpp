@@ -29,9 +29,11 @@ namespace scfd::solvers {
 // read-back is free); on a device half the iterations the convergence rate since the previous
 // check predicts are still needed to reach `target`, between 1 and k (at least 8, at most 64; 8
 // before a rate is known), so checks come closer as the solve nears its tolerance and a solve
-// runs at most about twice the iterations it needs.
+// runs at most about twice the iterations it needs. `expected` > 0: the iterations the previous
+// solve of the same system took; before a rate is known the check then comes at expected - 1
+// when that is sooner than 8 (a solve from a good initial guess that needs 4 iterations ran 8).
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
-                        real residual_prev, real target);
+                        real residual_prev, real target, int expected = 0);
 
 // Work vectors, allocated once per operator size and reused every solve.
 class Pcg {
@@ -53,6 +55,7 @@ class Pcg {
   std::unique_ptr<backend::Field> r_, z_, p_, q_, dinv_;
   std::unique_ptr<backend::Field> w_;  // several ranks: A z (solve_ranks)
   std::unique_ptr<backend::Scalars> s_;
+  int last_iterations_ = 0;  // of the last converged solve (next_check_interval's `expected`)
 };
 
 }  // namespace scfd::solvers

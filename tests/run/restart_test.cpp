@@ -60,6 +60,14 @@ std::map<std::string, double> figures(const fs::path& dir, const std::string& mo
   return out;
 }
 
+// The summary's last_relative_residual (the last solve's), as written.
+std::string last_residual(const fs::path& dir, const std::string& model) {
+  const std::string json = test::slurp(dir / (model + "_summary.json"));
+  std::smatch m;
+  std::regex_search(json, m, std::regex("\"last_relative_residual\": ([-+0-9.eE]+)"));
+  return m.empty() ? "" : m[1].str();
+}
+
 struct Case {
   std::string model, args;  // case file and settings of both runs
   std::string half, whole;  // the settings for n and 2n steps
@@ -153,12 +161,12 @@ TEST(Restart, NsExactRepeatsTheRunBitForBit) {
   expect_bit_identical(kExact);
 }
 
-// A checkpoint of an earlier release has no streamfunction_unknowns_previous: the restart takes
-// the last unknowns for it (no extrapolation in its first step) and ends within the solver
-// tolerance of the uninterrupted run.
-TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
+// A checkpoint of an earlier release lacks the datasets (and scalars) that keep a solve's
+// extrapolated initial guess: the restart takes the last answer for them (no extrapolation in
+// its first step) and ends within the solver tolerance of the uninterrupted run.
+void expect_restart_without(const Case& c, const std::vector<std::string>& datasets,
+                            const std::vector<std::string>& values) {
   const fs::path dir = test::fresh_directory("restart_previous");
-  const Case& c = kExact;
   const std::string common = c.args + " --set output.interval=10 ";
   auto r = run(common + c.whole + in(dir / "whole"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -166,7 +174,13 @@ TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const fs::path checkpoint = dir / "part" / (c.model + "_checkpoint_000010.h5");
   const hid_t f = H5Fopen(checkpoint.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
-  ASSERT_GE(H5Ldelete(f, "/fields/streamfunction_unknowns_previous", H5P_DEFAULT), 0);
+  for (const std::string& name : datasets)
+    ASSERT_GE(H5Ldelete(f, ("/fields/" + name).c_str(), H5P_DEFAULT), 0) << name;
+  // (the checksum of an earlier release's file covers the values it has; this one's covered the
+  // deleted ones too)
+  for (const std::string& name : values)
+    ASSERT_GE(H5Adelete_by_name(f, "/values", name.c_str(), H5P_DEFAULT), 0) << name;
+  if (!values.empty()) ASSERT_GE(H5Adelete_by_name(f, "/values", "checksum", H5P_DEFAULT), 0);
   H5Fclose(f);
   r = run(common + c.whole + " --restart " + checkpoint.string() + in(dir / "part"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -174,9 +188,26 @@ TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
   ASSERT_TRUE(whole.count("kinetic_energy")) << r.out;
   EXPECT_NEAR(part.at("kinetic_energy"), whole.at("kinetic_energy"),
               1e-8 * whole.at("kinetic_energy"));
-  EXPECT_NE(part.at("kinetic_energy"), whole.at("kinetic_energy"))
-      << "the first step after the restart should start from x^n, not the extrapolation";
-  fs::remove_all(dir);
+  // (the kinetic energy's 10 digits in the summary may not show that; the last solve's
+  // residual does)
+  ASSERT_FALSE(last_residual(dir / "whole", c.model).empty());
+  EXPECT_NE(last_residual(dir / "part", c.model), last_residual(dir / "whole", c.model))
+      << "the first step after the restart should start from the last answer, not the "
+         "extrapolation";
+}
+
+TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
+  expect_restart_without(
+      kExact, {"streamfunction_unknowns_previous", "streamfunction_unknowns_before_previous"},
+      {"streamfunction_history"});
+}
+
+TEST(Restart, NsClassicalFromACheckpointWithoutTheGuesses) {
+  std::vector<std::string> datasets = {
+      "pressure_increment_earlier_0", "pressure_increment_earlier_1", "momentum_solution",
+      "momentum_solution_previous", "momentum_solution_before_previous"};
+  for (int k = 0; k < 8; ++k) datasets.push_back("pressure_basis_" + std::to_string(k));
+  expect_restart_without(kClassical, datasets, {"pressure_basis_size", "momentum_solutions"});
 }
 
 // The forces of the steps after a restart are those of the uninterrupted run, the first one's
@@ -260,7 +291,14 @@ void expect_close_figures(const Case& c, int np, int np_restart) {
   ASSERT_FALSE(a.empty());
   for (const auto& [name, value] : a) {
     ASSERT_TRUE(b.count(name)) << name;
-    EXPECT_NEAR(b.at(name), value, 1e-6 * std::abs(value) + 1e-12) << name;
+    // max |D U| is the projection's residual, round-off and solver tolerance (1e-9) alone: both
+    // runs within that, not equal to each other (2.1e-12 against 3.8e-12 on 3 ranks and 2)
+    if (name.starts_with("max_div")) {
+      EXPECT_LT(std::abs(b.at(name)), 1e-10) << name;
+      EXPECT_LT(std::abs(value), 1e-10) << name;
+    } else {
+      EXPECT_NEAR(b.at(name), value, 1e-6 * std::abs(value) + 1e-12) << name;
+    }
   }
   fs::remove_all(dir);
 }

@@ -192,6 +192,12 @@ TEST(Pcg, AutomaticCheckInterval) {
   // A device: 8 before a rate is known or without progress; then half the predicted rest.
   EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9), 8);
   EXPECT_EQ(next_check_interval(0, true, 16, 1.0, 8, 1.0, 1e-9), 8);
+  // The previous solve of the system took 5 iterations: the first check after 4 (not after 8
+  // when it took 20), then by the rate as before.
+  EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9, 5), 4);
+  EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9, 1), 1);
+  EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9, 20), 8);
+  EXPECT_NEAR(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 5), 30, 1);
   // 1e-2 -> 1e-3 in 10 iterations: 60 more to 1e-9, so the next check in 30 ...
   EXPECT_NEAR(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9), 30, 1);  // rounding
   // ... but no more iterations than done so far (at least 8).

@@ -9,8 +9,9 @@
 // the advecting fluxes a extrapolated to the half step (Crank-Nicolson, ns/flow.hpp). The
 // momentum system is solved by BiCGStab (3D: preconditioned by the face mass's cell blocks,
 // ns/operators.hpp FaceBlockPreconditioner; 2D or solver.momentum_preconditioner = jacobi:
-// Jacobi), the SPD pressure system by PCG (AMG or Jacobi). Boundary conditions: wall,
-// moving-wall, velocity, outlet, symmetry (ns/setup.hpp).
+// Jacobi) from the extrapolation of the last solutions U*, the SPD pressure system by PCG (AMG or
+// Jacobi) from the projection onto earlier solutions (solvers/projection.hpp). Boundary conditions:
+// wall, moving-wall, velocity, outlet, symmetry (ns/setup.hpp).
 #pragma once
 
 #include <memory>

@@ -78,8 +78,9 @@ void FlowModel::upload_boundary(double t) {
   shared_.coef->set_boundary(be_, boundary_data(m_, setup_, t, halo_, &wall_star_));
 }
 
-solvers::SolveResult FlowModel::project(const Field& u_star, Field& psi, Field& u) {
-  const solvers::SolveResult r = shared_.pressure_solve->solve(u_star, psi);
+solvers::SolveResult FlowModel::project(const Field& u_star, Field& psi, Field& u,
+                                        solvers::SolutionProjection* projection) {
+  const solvers::SolveResult r = shared_.pressure_solve->solve(u_star, psi, 0, projection);
   halo::overlap(halo_.cells, be_, psi, [&](backend::Rows rows) {
     be_.gradient(m_, psi, *shared_.coef->zero_boundary, *face_tmp_, rows);
   });

@@ -92,7 +92,8 @@ class FlowModel : public Model, public FlowAccess {
   void upload_boundary(double t);
   // U = U* - A~^-1 G0 psi with (-D A~^-1 G0) psi = -D U* (ns-classical's projection; psi starts
   // from its value and ends with its ghosts, U with its ghosts). u_star must not be u.
-  solvers::SolveResult project(const Field& u_star, Field& psi, Field& u);
+  solvers::SolveResult project(const Field& u_star, Field& psi, Field& u,
+                               solvers::SolutionProjection* projection = nullptr);
   double choose_dt();
   // The convection of the step is Crank-Nicolson in the convected velocity, with the advecting
   // fluxes extrapolated to the half step: a = U^n + (r/2)(U^n - U^(n-1)), r = dt / dt_old

@@ -23,6 +23,7 @@
 #include "solvers/linear_operator.hpp"
 #include "solvers/pcg.hpp"
 #include "solvers/preconditioner.hpp"
+#include "solvers/projection.hpp"
 #include "topology/mesh.hpp"
 
 namespace scfd::physics::ns {
@@ -269,7 +270,10 @@ class PressureSolve {
   // at |r| <= tolerance |b| or |r| <= tolerance max(|v|, v_floor): near a steady state D v is
   // itself tiny, and a residual far below the fluxes of the flow changes nothing (v_floor: a
   // flux norm that sets that scale when v is not the flow's fluxes).
-  solvers::SolveResult solve(const Field& v, Field& psi, real v_floor = 0);
+  // projection: when given, psi starts from its guess instead (unless its basis is empty), and
+  // the solution is added to it.
+  solvers::SolveResult solve(const Field& v, Field& psi, real v_floor = 0,
+                             solvers::SolutionProjection* projection = nullptr);
 
  private:
   // a: the operator's matrix (PressureOperator::matrix), assembled once for the operator and the

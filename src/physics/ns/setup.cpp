@@ -96,6 +96,11 @@ void read_solver(const config::Case& c, Setup& s) {
   s.stream_preconditioner = c.choice("solver.stream_preconditioner", stream, "amg");
   static constexpr std::array<std::string_view, 2> momentum = {"cells", "jacobi"};
   s.momentum_preconditioner = c.choice("solver.momentum_preconditioner", momentum, "cells");
+  const long long vectors = c.get<long long>("solver.pressure_projection", 8);
+  if (vectors != 0 && (vectors < 3 || vectors > 64))
+    c.fail("solver.pressure_projection",
+           fmt::format("must be 0 (off) or between 3 and 64 vectors, got {}", vectors));
+  s.pressure_projection = static_cast<int>(vectors);
 }
 
 void read_fluid(const config::Case& c, Setup& s) {

@@ -54,6 +54,9 @@ struct Setup {
   // solver.momentum_preconditioner (ns-classical): cells (3D: FaceBlockPreconditioner; 2D, where
   // M is diagonal, Jacobi), jacobi
   std::string momentum_preconditioner;
+  // solver.pressure_projection (ns-classical): the basis size of the pressure solve's initial
+  // guess (solvers/projection.hpp); 0: the last answer
+  int pressure_projection = 8;
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad
