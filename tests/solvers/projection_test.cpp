@@ -134,8 +134,9 @@ TEST(SolutionProjection, GuessIsNoFartherThanTheLastSolution) {
       f.be.copy(*exact, *e);
       f.be.axpy(-1, *last, *e);
       EXPECT_LE(guess_error, f.a_norm(*e) * (1 + 1e-12)) << "step " << step;
-      if (step >= 3)  // far closer once the span knows a few steps
+      if (step >= 3) {  // far closer once the span knows a few steps
         EXPECT_LT(guess_error, 0.1 * f.a_norm(*e)) << "step " << step;
+      }
     }
     f.be.copy(*exact, *f.x);
     p.add(f.a, *f.x);
