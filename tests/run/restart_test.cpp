@@ -180,7 +180,9 @@ void expect_restart_without(const Case& c, const std::vector<std::string>& datas
   // deleted ones too)
   for (const std::string& name : values)
     ASSERT_GE(H5Adelete_by_name(f, "/values", name.c_str(), H5P_DEFAULT), 0) << name;
-  if (!values.empty()) ASSERT_GE(H5Adelete_by_name(f, "/values", "checksum", H5P_DEFAULT), 0);
+  if (!values.empty()) {
+    ASSERT_GE(H5Adelete_by_name(f, "/values", "checksum", H5P_DEFAULT), 0);
+  }
   H5Fclose(f);
   r = run(common + c.whole + " --restart " + checkpoint.string() + in(dir / "part"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -196,18 +198,21 @@ void expect_restart_without(const Case& c, const std::vector<std::string>& datas
          "extrapolation";
 }
 
-TEST(Restart, NsExactFromACheckpointWithoutThePreviousUnknowns) {
-  expect_restart_without(
-      kExact, {"streamfunction_unknowns_previous", "streamfunction_unknowns_before_previous"},
-      {"streamfunction_history"});
+TEST(Restart, NsExactFromACheckpointWithoutTheGuesses) {
+  std::vector<std::string> datasets = {"streamfunction_unknowns_previous",
+                                       "streamfunction_unknowns_before_previous",
+                                       "pressure_earlier_0", "pressure_earlier_1"};
+  for (int k = 0; k < 8; ++k) datasets.push_back("pressure_basis_" + std::to_string(k));
+  expect_restart_without(kExact, datasets, {"streamfunction_history", "pressure_basis_size"});
 }
 
 TEST(Restart, NsClassicalFromACheckpointWithoutTheGuesses) {
   std::vector<std::string> datasets = {
       "pressure_increment_earlier_0", "pressure_increment_earlier_1", "momentum_solution",
       "momentum_solution_previous", "momentum_solution_before_previous"};
-  for (int k = 0; k < 8; ++k) datasets.push_back("pressure_basis_" + std::to_string(k));
-  expect_restart_without(kClassical, datasets, {"pressure_basis_size", "momentum_solutions"});
+  for (int k = 0; k < 8; ++k) datasets.push_back("pressure_increment_basis_" + std::to_string(k));
+  expect_restart_without(kClassical, datasets,
+                         {"pressure_increment_basis_size", "momentum_solutions"});
 }
 
 // The forces of the steps after a restart are those of the uninterrupted run, the first one's

@@ -36,15 +36,8 @@ class NsClassicalModel final : public ns::FlowModel {
     s.fields.push_back({"momentum_solution_before_previous", halo::Entity::face,
                         u_star_before_previous_.get(), "velocity_flux"});
     s.values.push_back({"momentum_solutions", &momentum_solutions_, 0.0});
-    if (projection_) {  // absent from an earlier release's checkpoint: an empty basis
-      for (int k = 0; k < projection_->capacity(); ++k)
-        s.fields.push_back({fmt::format("pressure_basis_{}", k), halo::Entity::cell,
-                            &projection_->basis(k), "pressure_increment"});
-      for (int k = 0; k < 2; ++k)
-        s.fields.push_back({fmt::format("pressure_increment_earlier_{}", k), halo::Entity::cell,
-                            &projection_->earlier(k), "pressure_increment"});
-      s.values.push_back({"pressure_basis_size", &projection_->size(), 0.0});
-    }
+    if (projection_)  // absent from an earlier release's checkpoint: an empty basis
+      ns::add_projection_state(s, *projection_, "pressure_increment");
     return s;
   }
 

@@ -221,6 +221,17 @@ ModelState FlowModel::state() {
            {"steady", &shared_.steady}}};
 }
 
+void add_projection_state(ModelState& s, solvers::SolutionProjection& projection,
+                          const std::string& name) {
+  for (int k = 0; k < projection.capacity(); ++k)
+    s.fields.push_back(
+        {fmt::format("{}_basis_{}", name, k), halo::Entity::cell, &projection.basis(k), name});
+  for (int k = 0; k < 2; ++k)
+    s.fields.push_back(
+        {fmt::format("{}_earlier_{}", name, k), halo::Entity::cell, &projection.earlier(k), name});
+  s.values.push_back({name + "_basis_size", &projection.size(), 0.0});
+}
+
 void FlowModel::state_loaded() {
   if (setup_.bc_depends_on_time) upload_boundary(shared_.t);
   cell_velocity_step_ = vorticity_step_ = -1;

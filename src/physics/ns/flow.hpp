@@ -134,4 +134,10 @@ class FlowModel : public Model, public FlowAccess {
   int cell_velocity_step_ = -1, vorticity_step_ = -1;  // the step they hold
 };
 
+// The state of a pressure solve's projection (solvers/projection.hpp) for a checkpoint: cell
+// fields NAME_basis_K and NAME_earlier_K, the value NAME_basis_size. A checkpoint without them
+// (an earlier release's) restores an empty basis, the fields from NAME.
+void add_projection_state(ModelState& s, solvers::SolutionProjection& projection,
+                          const std::string& name);
+
 }  // namespace scfd::physics::ns
