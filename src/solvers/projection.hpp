@@ -33,7 +33,8 @@ class SolutionProjection {
   // caller's own guess).
   void guess(const backend::Field& b, backend::Field& x);
   // x: the solution of the system of the last guess (a = its operator). Adds x - guess, made
-  // A-orthonormal to the basis, unless A-norm round-off is most of it (x is in the span then).
+  // A-orthonormal to the basis, unless what is left of it is below round-off (x is in the span
+  // then: its A-norm squared under 1e-10 of the correction's, 1e-5 with fp32 fields).
   void add(const LinearOperator& a, const backend::Field& x);
 
   // The state a checkpoint keeps: the basis, the last two solutions before the last one (the
