@@ -31,11 +31,11 @@ class NsClassicalModel final : public ns::FlowModel {
     s.fields.push_back({"pressure_increment", halo::Entity::cell, psi_.get()});
     // absent from an earlier release's checkpoint: no momentum solution known
     s.fields.push_back({"momentum_solution", halo::Entity::face, u_star_.get(), "velocity_flux"});
-    s.fields.push_back({"momentum_solution_previous", halo::Entity::face, u_star_previous_.get(),
-                        "velocity_flux"});
+    s.fields.push_back({"momentum_solution_previous", halo::Entity::face,
+                        &u_star_history_.previous(), "velocity_flux"});
     s.fields.push_back({"momentum_solution_before_previous", halo::Entity::face,
-                        u_star_before_previous_.get(), "velocity_flux"});
-    s.values.push_back({"momentum_solutions", &momentum_solutions_, 0.0});
+                        &u_star_history_.before_previous(), "velocity_flux"});
+    s.values.push_back({"momentum_solutions", &u_star_history_.known(), 0.0});
     if (projection_)  // absent from an earlier release's checkpoint: an empty basis
       ns::add_projection_state(s, *projection_, "pressure_increment");
     return s;
@@ -50,10 +50,9 @@ class NsClassicalModel final : public ns::FlowModel {
   // 3D with solver.momentum_preconditioner = cells; null: Jacobi
   std::unique_ptr<ns::FaceBlockPreconditioner> momentum_preconditioner_;
   FieldPtr u_star_, rhs_, face_work_;  // faces
-  // faces: the momentum solutions U* of the two steps before u_star_'s, and how many of u_star_,
-  // u_star_previous_ and u_star_before_previous_ hold consecutive steps' (the initial guess)
-  FieldPtr u_star_previous_, u_star_before_previous_;
-  int momentum_solutions_ = 0;
+  // the momentum solutions U* of the two steps before u_star_'s (the initial guess); u_star_
+  // holds none before the first step
+  ns::SolutionHistory u_star_history_;
   FieldPtr psi_;  // cells: the pressure increment times dt
   // The pressure solve's initial guess (solver.pressure_projection > 0; null: the last psi)
   std::unique_ptr<solvers::SolutionProjection> projection_;
@@ -67,8 +66,7 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
       u_star_(be.make_field(m.n_faces)),
       rhs_(be.make_field(m.n_faces)),
       face_work_(be.make_field(m.n_faces)),
-      u_star_previous_(be.make_field(m.n_faces)),
-      u_star_before_previous_(be.make_field(m.n_faces)),
+      u_star_history_(be, m.n_faces, 0),
       psi_(be.make_field(m.n_cells)) {
   momentum_.advecting = &advecting();
   if (m.dim == 3 && setup_.momentum_preconditioner == "cells")
@@ -120,21 +118,10 @@ StepReport NsClassicalModel::advance() {
   // U^n + r (U^n - U^(n-1)) = 2 a - U^n (U^n on the first step). U* = U^(n+1) + A~^-1 G0 psi
   // carries the pressure increment that U lacks: on cavity-box 32^3, 40 steps on the cpu,
   // 240 -> 204 momentum iterations (docs/methods.md, "The discrete equations").
-  if (momentum_solutions_ >= 3) {
-    be_.scale(3, *u_star_, *face_work_);
-    be_.axpy(-3, *u_star_previous_, *face_work_);
-    be_.axpy(1, *u_star_before_previous_, *face_work_);
-  } else if (momentum_solutions_ == 2) {
-    const real r = dt / flow_.last_dt;
-    be_.scale(1 + r, *u_star_, *face_work_);
-    be_.axpy(-r, *u_star_previous_, *face_work_);
-  } else {
+  if (!u_star_history_.next_guess(*u_star_, dt / flow_.last_dt, *face_work_)) {
     be_.scale(2, advecting(), *face_work_);
     be_.axpy(-1, *flow_.u, *face_work_);
   }
-  be_.copy(*u_star_previous_, *u_star_before_previous_);
-  be_.copy(*u_star_, *u_star_previous_);
-  momentum_solutions_ = std::min(momentum_solutions_ + 1, 3);
   be_.multiply(*flow_.coef->free, *face_work_, *u_star_);
   be_.axpy(1, *flow_.coef->bc_flux, *u_star_);
 

@@ -57,10 +57,8 @@ class NsExactModel final : public ns::FlowModel {
   // Curl entities: s; its correction to the boundary data (the next initial guess); scratch;
   // R rhs; the boundary data.
   FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_;
-  // x of the two steps before s0_'s (the extrapolated initial guess), and how many of s0_,
-  // s_previous_ and s_before_previous_ hold consecutive steps' x (s0_'s the last one)
-  FieldPtr s_previous_, s_before_previous_;
-  int stream_history_ = 1;
+  // x of the two steps before s0_'s (the extrapolated initial guess)
+  ns::SolutionHistory stream_history_;
   FieldPtr rhs_;  // faces: the face equation of the last step (for the pressure recovery)
   FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
   // The recovery's initial guess (solver.pressure_projection > 0; null: the last pressure)
@@ -76,10 +74,10 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
       case_path_(c.path()),
       momentum_(m, be, halo, *flow_.coef, setup_.upwind),
       system_(m, be, halo, *flow_.coef, flow_.face_diagonal, flow_.edge_diagonal, setup_.upwind),
-      solver_(be, m.n_curl()) {
+      solver_(be, m.n_curl()),
+      stream_history_(be, m.n_curl(), 1) {
   momentum_.advecting = system_.advecting = &advecting();
-  for (FieldPtr* f :
-       {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_, &s_previous_, &s_before_previous_})
+  for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
     *f = be.make_field(m.n_curl());
   for (FieldPtr* f : {&rhs_, &face_work_, &residual_, &zero_faces_}) *f = be.make_field(m.n_faces);
   zero_cells_ = be.make_field(m.n_cells);
@@ -102,7 +100,6 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   flow_.coef->face_star.apply(*face_work_, *rhs_);
   momentum_.nu_dt = system_.nu_dt = 0;
   solve_stream(*rhs_);
-  be.copy(*s0_, *s_previous_);
 }
 
 // Boundary values of s at time t, and on the first call the chains whose values are unknowns.
@@ -164,18 +161,7 @@ StepReport NsExactModel::advance() {
   // on DFG 2D-1 level 2; quadratic: cavity-box 24^3, 40 steps on the cpu, 724 -> 624 (docs/
   // methods.md). s_rhs_ is scratch until the solve.
   be_.copy(*s0_, *s_rhs_);
-  if (stream_history_ >= 3) {
-    be_.scale(3, *s_rhs_, *s0_);
-    be_.axpy(-3, *s_previous_, *s0_);
-    be_.axpy(1, *s_before_previous_, *s0_);
-  } else if (stream_history_ == 2) {
-    const real ratio = flow_.last_dt > 0 ? dt / flow_.last_dt : 0;
-    be_.scale(1 + ratio, *s_rhs_, *s0_);
-    be_.axpy(-ratio, *s_previous_, *s0_);
-  }
-  be_.copy(*s_previous_, *s_before_previous_);
-  be_.copy(*s_rhs_, *s_previous_);
-  stream_history_ = std::min(stream_history_ + 1, 3);
+  stream_history_.next_guess(*s_rhs_, flow_.last_dt > 0 ? dt / flow_.last_dt : 0, *s0_);
   be_.finish();
   const Timer stream_timer;
   const solvers::SolveResult r = solve_stream(*rhs_);
@@ -228,16 +214,16 @@ ModelState NsExactModel::state() {
   const halo::Entity curl = m_.dim == 3 ? halo::Entity::edge : halo::Entity::node;
   s.fields.push_back({"streamfunction", curl, stream_.get()});
   s.fields.push_back({"streamfunction_unknowns", curl, s0_.get()});
-  s.fields.push_back(
-      {"streamfunction_unknowns_previous", curl, s_previous_.get(), "streamfunction_unknowns"});
-  s.fields.push_back({"streamfunction_unknowns_before_previous", curl, s_before_previous_.get(),
+  s.fields.push_back({"streamfunction_unknowns_previous", curl, &stream_history_.previous(),
                       "streamfunction_unknowns"});
+  s.fields.push_back({"streamfunction_unknowns_before_previous", curl,
+                      &stream_history_.before_previous(), "streamfunction_unknowns"});
   s.fields.push_back({"face_equation", halo::Entity::face, rhs_.get()});
   s.values.push_back({"pressure_step", &pressure_step_});
   if (recovery_projection_)  // absent from an earlier release's checkpoint: an empty basis
     ns::add_projection_state(s, *recovery_projection_, "pressure");
   // an earlier release's checkpoint: x^n and x^(n-1) (x^n where it lacks that too)
-  s.values.push_back({"streamfunction_history", &stream_history_, 2.0});
+  s.values.push_back({"streamfunction_history", &stream_history_.known(), 2.0});
   return s;
 }
 

@@ -221,6 +221,25 @@ ModelState FlowModel::state() {
            {"steady", &shared_.steady}}};
 }
 
+SolutionHistory::SolutionHistory(const backend::Backend& be, index n, int known)
+    : be_(be), previous_(be.make_field(n)), before_previous_(be.make_field(n)), known_(known) {}
+
+bool SolutionHistory::next_guess(const Field& x, real ratio, Field& guess) {
+  const bool extrapolated = known_ >= 2;
+  if (known_ >= 3) {
+    be_.scale(3, x, guess);
+    be_.axpy(-3, *previous_, guess);
+    be_.axpy(1, *before_previous_, guess);
+  } else if (known_ == 2) {
+    be_.scale(1 + ratio, x, guess);
+    be_.axpy(-ratio, *previous_, guess);
+  }
+  be_.copy(*previous_, *before_previous_);
+  be_.copy(x, *previous_);
+  known_ = std::min(known_ + 1, 3);
+  return extrapolated;
+}
+
 void add_projection_state(ModelState& s, solvers::SolutionProjection& projection,
                           const std::string& name) {
   for (int k = 0; k < projection.capacity(); ++k)

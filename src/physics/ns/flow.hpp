@@ -134,6 +134,30 @@ class FlowModel : public Model, public FlowAccess {
   int cell_velocity_step_ = -1, vorticity_step_ = -1;  // the step they hold
 };
 
+// A solve's solutions of the last steps, for the next step's initial guess: the quadratic
+// extrapolation 3 x^n - 3 x^(n-1) + x^(n-2) once three consecutive steps' are known (equal steps
+// assumed, as for the pressure's guesses), x^n + r (x^n - x^(n-1)) with two (r = dt / dt_prev).
+class SolutionHistory {
+ public:
+  // Fields of n entries; `known`: how many consecutive steps' solutions the caller's x holds now
+  // (0 or 1).
+  SolutionHistory(const backend::Backend& be, index n, int known);
+  // guess = the extrapolation through x (the last step's solution, not guess itself) and the kept
+  // solutions: true; false, guess untouched, while fewer than two steps' are known. Then x is
+  // kept, and the solve about to run counts as the next step's.
+  bool next_guess(const Field& x, real ratio, Field& guess);
+  // For a checkpoint: the kept solutions and how many of x, previous and before_previous are
+  // consecutive steps'.
+  Field& previous() { return *previous_; }
+  Field& before_previous() { return *before_previous_; }
+  int& known() { return known_; }
+
+ private:
+  const backend::Backend& be_;
+  FieldPtr previous_, before_previous_;
+  int known_;
+};
+
 // The state of a pressure solve's projection (solvers/projection.hpp) for a checkpoint: cell
 // fields NAME_basis_K and NAME_earlier_K, the value NAME_basis_size. A checkpoint without them
 // (an earlier release's) restores an empty basis, the fields from NAME.
