@@ -73,24 +73,29 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
     op_.chain_scale(*chain_scale_, *t_);
   }
 
-  // z = D y with y = B r: y = J r; y += Pi K^-1 Pi^T (r - S y); y += J (r - S y). r's ghosts
-  // are not read (the weights are 0 there).
+  // z = D y with y = B r: y = J r; y += Pi K^-1 Pi^T (r - S y); y += J (r - S y), the last
+  // update one Jacobi-sweep kernel. r's ghosts are not read (the weights are 0 there), nor the
+  // rows of u = r - S y on the boundary-data edges (Pi^T has no column there). Six kernels and
+  // the V-cycle's (two more with chains): below a million edges a GPU kernel's fixed cost is a
+  // good part of its time, and the form with separate residual, mask and axpy kernels (15) took
+  // 20.4 instead of 17.3 ms per step of the 289k-tet cavity on an H200 (docs/methods.md).
   void apply(const Field& r, Field& z) const override {
     const backend::Backend& be = op_.be_;
     be.multiply(*weight_s_, r, *y_);
-    residual(r, *y_, *u_);
+    edges().exchange(be, *y_);
+    be.matrix_residual(*op_.stream_, r, *y_, *u_);
     edges().exchange(be, *u_);  // Pi^T reads the ghosts
     be.matrix_apply(*to_nodes_, *u_, *a_);
     amg_->apply(*a_, *b_);
     plan_->exchange(be, *b_);
-    be.matrix_apply(*to_edges_, *b_, *t_);
-    be.axpy(1, *t_, *y_);
-    residual(r, *y_, *u_);
-    be.multiply(*weight_s_, *u_, *u_);
-    be.axpy(1, *u_, *y_);
+    be.matrix_apply_add(*to_edges_, *b_, *y_, *t_);
+    edges().exchange(be, *t_);
+    be.matrix_jacobi(*op_.stream_, *weight_s_, r, *t_, *y_);
     be.multiply(*weight_x_, *y_, z);
-    be.multiply(*chain_scale_, r, *t_);
-    be.axpy(1, *t_, z);
+    if (!op_.chains_.empty()) {
+      be.multiply(*chain_scale_, r, *t_);
+      be.axpy(1, *t_, z);
+    }
   }
 
  private:
@@ -154,14 +159,6 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
         kkk.offset.push_back(kkk.entries());
       }
     amg_ = solvers::make_amg(op_.be_, kkk, *plan_, "stream (S, nodal vector space)");
-  }
-
-  // u = r - S y on the free owned edges (y: its ghosts are exchanged here).
-  void residual(const Field& r, Field& y, Field& u) const {
-    const backend::Backend& be = op_.be_;
-    edges().exchange(be, y);
-    be.matrix_residual(*op_.stream_, r, y, u);
-    be.multiply(*op_.free_, u, u);
   }
 
   const StreamOperator& op_;

@@ -113,8 +113,10 @@ class StreamOperator::Multigrid final : public StreamOperator::Tracking {
     const backend::Backend& be = op_.be_;
     laplacian_->apply(r, *t_);
     be.multiply(*weight_, *t_, z);
-    be.multiply(*chain_scale_, r, *t_);
-    be.axpy(1, *t_, z);
+    if (!op_.chains_.empty()) {
+      be.multiply(*chain_scale_, r, *t_);
+      be.axpy(1, *t_, z);
+    }
   }
 
  private:
@@ -209,7 +211,7 @@ void StreamOperator::update_masks() {
 }
 
 // The chains' coefficients stay on the backend (slots of chain_sums_): no read-back on one rank.
-void StreamOperator::project(Field& x) const {
+void StreamOperator::project(const Field& x, Field& y) const {
   const auto n_chains = static_cast<index>(chains_.size());
   for (index k = 0; k < n_chains; ++k) be_.dot(*chains_[k], x, m_.n_owned_curl(), *chain_sums_, k);
   if (n_chains > 0 && world_size() > 1) {
@@ -217,13 +219,12 @@ void StreamOperator::project(Field& x) const {
     global_sum(std::span<real>(chain_coef_));
     be_.write_scalars(chain_coef_, *chain_sums_);
   }
-  be_.multiply(*free_, x, x);
-  for (index k = 0; k < n_chains; ++k) be_.axpy(*chain_sums_, {.slot = k}, *chains_[k], x);
+  be_.multiply(*free_, x, y);
+  for (index k = 0; k < n_chains; ++k) be_.axpy(*chain_sums_, {.slot = k}, *chains_[k], y);
 }
 
 void StreamOperator::apply(Field& x, Field& y) const {
-  be_.copy(x, *px_);
-  project(*px_);
+  project(x, *px_);
   full(*px_, y, true);
   project(y);
 }

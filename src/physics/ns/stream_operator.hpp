@@ -49,9 +49,10 @@ class StreamOperator final : public solvers::LinearOperator {
   // local entity, nonzero on the chain's boundary-data entities): the unknown space becomes the
   // free entities plus the span of the chains. Once, before the first solve.
   void set_chains(const std::vector<std::vector<real>>& chains);
-  // x = P x, P the orthogonal projection onto the unknown space (owned entries; x with ghosts
-  // keeps them consistent). The solved system is P (R A C) P.
-  void project(Field& x) const;
+  // y = P x, P the orthogonal projection onto the unknown space (owned entries; x with ghosts
+  // keeps them consistent; y may be x). The solved system is P (R A C) P.
+  void project(const Field& x, Field& y) const;
+  void project(Field& x) const { project(x, x); }
   // Precondition the solve by multigrid from now on (below); preconditioner() is then non-null.
   // Collective.
   void use_multigrid();
