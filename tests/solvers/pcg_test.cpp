@@ -206,6 +206,14 @@ TEST(Pcg, AutomaticCheckInterval) {
   // Near the target: every iteration; far from it: at most 64.
   EXPECT_EQ(next_check_interval(0, true, 20, 1.1e-9, 10, 1e-8, 1e-9), 1);
   EXPECT_EQ(next_check_interval(0, true, 100, 0.9, 90, 1.0, 1e-9), 64);
+  // Iterations that cost more than a check (~40 us): at most 1 + 4 * 40 us / their time, also
+  // where the residual rose since the last check (BiCGStab's does) and no rate is known.
+  EXPECT_EQ(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 1e-3), 1);
+  EXPECT_EQ(next_check_interval(0, true, 14, 5e-6, 13, 7e-8, 1e-9, 0, 1e-3), 1);
+  EXPECT_EQ(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 40e-6), 5);
+  // Cheap iterations: as before.
+  EXPECT_NEAR(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 1e-6), 30, 1);
+  EXPECT_EQ(next_check_interval(0, true, 14, 5e-6, 13, 7e-8, 1e-9, 0, 1e-6), 8);
 }
 
 }  // namespace
