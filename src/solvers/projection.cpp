@@ -19,7 +19,8 @@ SolutionProjection::SolutionProjection(const backend::Backend& be, index n, inde
       work_(be.make_field(n)),
       product_(be.make_field(n)),
       slots_(be.make_scalars(capacity + 1)),
-      values_(static_cast<std::size_t>(capacity + 1)) {
+      values_(static_cast<std::size_t>(capacity + 1)),
+      drop_(be.precision() == "fp32" ? 1e-5 : 1e-10) {
   SCFD_CHECK(capacity >= 3, "a solution projection keeps at least 3 vectors, not {}", capacity);
   for (int k = 0; k < capacity; ++k) basis_.push_back(be.make_field(n));
   for (int k = 0; k < 2; ++k) earlier_.push_back(be.make_field(n));
@@ -72,10 +73,7 @@ void SolutionProjection::append(const LinearOperator& a) {
   real norm2 = dad;
   for (int k = 0; k < size_; ++k)
     norm2 -= values_[static_cast<std::size_t>(k)] * values_[static_cast<std::size_t>(k)];
-  // What cancellation leaves is round-off of a part the span has already (fp32 fields: dad
-  // itself carries about 1e-7 of round-off).
-  const real drop = be_.precision() == "fp32" ? 1e-5 : 1e-10;
-  if (!(dad > 0) || !(norm2 > drop * dad)) return;
+  if (!(dad > 0) || !(norm2 > drop_ * dad)) return;
   Field& next = basis(size_);
   be_.copy(*work_, next);
   for (int k = 0; k < size_; ++k)

@@ -57,6 +57,9 @@ class SolutionProjection {
   std::unique_ptr<backend::Field> guess_, work_, product_;
   std::unique_ptr<backend::Scalars> slots_;
   std::vector<real> values_;
+  // What cancellation leaves of d.Ad below this fraction is round-off of a part the span has
+  // already (fp32 fields: d.Ad itself carries about 1e-7 of round-off).
+  real drop_;
   int size_ = 0;
   bool guessed_ = false;  // guess_ holds the guess of the current system (in the basis' span)
 };
