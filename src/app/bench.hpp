@@ -93,6 +93,13 @@ std::vector<Timing> halo_timings(const backend::Backend& be, const topology::Mes
 std::vector<Timing> momentum_timings(const backend::Backend& be, const topology::Mesh& m,
                                      halo::Halo& halo, const TimingOptions& o);
 
+// `--only stream` (bench_momentum.cpp): one application of ns-exact's 3D stream operator
+// ("stream_apply") and of its auxiliary-space preconditioner ("stream_preconditioner") on the same
+// cavity, then S ("stream_s"), W_mp ("edge_star_wmp") and the convection chain
+// ("stream_convection") alone. InputError as for momentum_timings.
+std::vector<Timing> stream_timings(const backend::Backend& be, const topology::Mesh& m,
+                                   halo::Halo& halo, const TimingOptions& o);
+
 // The heat-like node system of the PCG benchmark: steady conduction with unit conductivity and
 // T = 0 on every boundary node (eliminated symmetrically, as physics/heat/heat.cpp does), unit heat
 // source. On a rank's mesh the arrays cover its local nodes/edges (ghosts included).

@@ -1,14 +1,15 @@
 // `streamcfd bench [MESH] [--cells N] [--dim 2|3] [--backend cpu|gl-compute|auto]
 //                  [--precision fp64|fp32] [--storage buffer|texture] [--device K] [--repeat R]
 //                  [--warmup S] [--pcg-iterations K] [--tolerance T] [--peak-gbps B] [--json FILE]
-//                  [--export-matrix DIR] [--only kernels|pcg|amg|halo|momentum]`
+//                  [--export-matrix DIR] [--only kernels|pcg|amg|halo|momentum|stream]`
 // measures the performance targets of docs/architecture.md §11 in one run: the copy bandwidth
 // ceiling of the backend, every Backend kernel's time, bytes (traffic model in bench_kernels.cpp)
 // and ratio to that ceiling, and Jacobi-PCG on a heat-like node system against its bandwidth lower
 // bound (bench_pcg.cpp); `--only amg` times the multigrid V-cycle level by level instead
 // (bench_amg.cpp), `--only halo` the halo exchanges, the work that hides them and a global
-// sum (bench_halo.cpp), and `--only momentum` one application of the 3D momentum operator and
-// its stored matrices (bench_momentum.cpp). It prints a table and, with --json, writes the same as
+// sum (bench_halo.cpp), `--only momentum` one application of the 3D momentum operator and
+// its stored matrices, and `--only stream` ns-exact's 3D stream operator and preconditioner
+// (bench_momentum.cpp). It prints a table and, with --json, writes the same as
 // one JSON object (docs/bench/README.md describes every field). Under mpirun rank 0 partitions the
 // mesh as `streamcfd run` does, so `mpirun -np 16 streamcfd bench --backend cpu` measures the cpu
 // backend on 16 cores. Without MESH it generates the unit cube (or square) with at least N cells.
@@ -255,6 +256,12 @@ int run_bench(const BenchOptions& opt) {
     momentum_json =
         fmt::format("{{{}\n  }}", timings_report(momentum, copy_gbps, opt.peak_gbps, nranks));
   }
+  std::string stream_json = "null";
+  if (opt.only == "stream") {
+    const std::vector<bench::Timing> stream = bench::stream_timings(*be, m, halo, opt.timing);
+    stream_json =
+        fmt::format("{{{}\n  }}", timings_report(stream, copy_gbps, opt.peak_gbps, nranks));
+  }
   if (!opt.json.empty() && log::rank() == 0) {
     // gl-raster draws into texture fields whatever --storage says.
     const std::string storage_json =
@@ -270,14 +277,14 @@ int run_bench(const BenchOptions& opt) {
         "  \"peak_gbps\": {},\n  \"device_bytes\": {},\n  \"device_memory_bytes\": {},\n"
         "  \"largest_cells\": {},\n  \"copy\": {},\n"
         "  \"kernels\": {{{}\n  }},\n  \"pcg\": {},\n  \"amg\": {},\n  \"halo\": {},\n"
-        "  \"momentum\": {}\n}}\n",
+        "  \"momentum\": {},\n  \"stream\": {}\n}}\n",
         json::string(command_line()), json::string(utc_now()), machine, json::string(info.source),
         opt.mesh.empty(), info.dim, info.cells, info.faces, info.edges, info.nodes,
         json::string(be->name()), json::string(be->precision()), storage_json, opt.timing.repeat,
         json::number(opt.timing.warmup_s), json::number(opt.peak_gbps), json::number(device_bytes),
         json::number(memory), json::number(largest_cells),
         timing_json(copy, copy_gbps, opt.peak_gbps), kernels_json, pcg_json, amg_json, halo_json,
-        momentum_json);
+        momentum_json, stream_json);
     output::write_text_atomic(opt.json, text);
     log::info("written: {}", opt.json);
   }
@@ -347,9 +354,10 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--only", opt->only,
                   "Run only the kernel part, only the PCG part, or the multigrid V-cycle's "
                   "products level by level, or the halo exchanges and a global sum, or one "
-                  "application of the 3D momentum operator and its matrices (amg, halo, "
-                  "momentum: not part of the default run)")
-      ->check(CLI::IsMember({"kernels", "pcg", "amg", "halo", "momentum"}));
+                  "application of the 3D momentum operator and its matrices, or of ns-exact's 3D "
+                  "stream operator and preconditioner (amg, halo, momentum, stream: not part of "
+                  "the default run)")
+      ->check(CLI::IsMember({"kernels", "pcg", "amg", "halo", "momentum", "stream"}));
   return [opt] { return run_bench(*opt); };
 }
 

@@ -8,6 +8,14 @@
 // (product_bytes), the rotation's and the convection's kernels by the traffic model
 // (backend/traffic.hpp), and 20 field lengths of face vectors for its element-wise operations
 // (the mask of x, the copy of M x, the combination's three axpy and two products).
+//
+// `--only stream`: the same for ns-exact's 3D stream system on the same cavity: one application of
+// its operator (ns::StreamOperator: P (S + nu dt S W S + dt/2 R C(a) C) P x) and of its
+// auxiliary-space preconditioner (each applied twice per BiCGStab iteration), then S, W_mp and the
+// convection chain (curl, C(a), rotation) alone. Bytes as above: the operator's two products with
+// S, one with W_mp, the convection chain's kernels and 10 field lengths of edge vectors; the
+// preconditioner's two products with S and 12 edge-vector lengths (its V-cycle and node transfers
+// not counted: a lower bound).
 #include <fmt/format.h>
 
 #include <random>
@@ -17,37 +25,55 @@
 #include "config/case.hpp"
 #include "core/error.hpp"
 #include "physics/ns/geometry.hpp"
+#include "physics/ns/hodge.hpp"
 #include "physics/ns/operators.hpp"
 #include "physics/ns/setup.hpp"
+#include "physics/ns/stream.hpp"
+#include "physics/ns/stream_operator.hpp"
 
 namespace scfd::app::bench {
 
-std::vector<Timing> momentum_timings(const backend::Backend& be, const topology::Mesh& m,
-                                     halo::Halo& halo, const TimingOptions& o) {
+namespace {
+
+// The bench's mesh as a lid-driven cavity: its first patch a moving wall, the others walls, Re 100.
+// InputError naming `part` for a 2D mesh or one without boundary patches.
+physics::ns::Setup cavity_setup(const topology::Mesh& m, const std::string& part,
+                                const std::string& why) {
   if (m.dim != 3 || m.patches.empty())
-    throw input_error(
-        "bench --only momentum: needs a 3D mesh with boundary patches (the 2D operator's stars "
-        "are diagonal: --only kernels times its parts)");
+    throw input_error("bench --only {}: needs a 3D mesh with boundary patches ({})", part, why);
   std::string toml = "[fluid]\nreynolds = 100\n";
   for (std::size_t p = 0; p < m.patches.size(); ++p)
     toml += fmt::format("[boundary.\"{}\"]\ntype = \"{}\"\n{}", m.patches[p].name,
                         p == 0 ? "moving-wall" : "wall", p == 0 ? "velocity_x = 1.0\n" : "");
-  const config::Case c = config::Case::from_string(toml, "bench --only momentum");
-  const physics::ns::Setup setup = physics::ns::read_setup(c, m);
+  const config::Case c = config::Case::from_string(toml, "bench --only " + part);
+  return physics::ns::read_setup(c, m);
+}
+
+// A field of n entries, uniform in [-1, 1] times `scale` (per entry; empty: 1), ghosts exchanged.
+std::unique_ptr<backend::Field> random_field(const backend::Backend& be, halo::HaloPlan& plan,
+                                             index n, std::span<const real> scale,
+                                             std::mt19937_64& rng) {
+  std::uniform_real_distribution<real> unit(-1, 1);
+  std::vector<real> v(static_cast<std::size_t>(n));
+  for (index i = 0; i < n; ++i) v[i] = unit(rng) * (scale.empty() ? 1 : scale[i]);
+  plan.exchange(std::span<real>(v));
+  return be.make_field_from(v);
+}
+
+}  // namespace
+
+std::vector<Timing> momentum_timings(const backend::Backend& be, const topology::Mesh& m,
+                                     halo::Halo& halo, const TimingOptions& o) {
+  const physics::ns::Setup setup = cavity_setup(
+      m, "momentum", "the 2D operator's stars are diagonal: --only kernels times its parts");
   const physics::ns::Geometry g = physics::ns::build_geometry(m, setup, halo);
   const physics::ns::Coefficients k(be, m, g);
   physics::ns::MomentumOperator op(m, be, halo, k, setup.upwind);
 
   std::mt19937_64 rng(20261128);
-  std::uniform_real_distribution<real> unit(-1, 1);
-  const auto random_face_field = [&](bool fluxes) {
-    std::vector<real> v(static_cast<std::size_t>(m.n_faces));
-    for (index f = 0; f < m.n_faces; ++f) v[f] = unit(rng) * (fluxes ? m.face_area[f] : 1);
-    halo.faces.exchange(std::span<real>(v));
-    return be.make_field_from(v);
-  };
-  const auto a = random_face_field(true);  // advecting fluxes of a velocity of order 1
-  const auto x = random_face_field(false);
+  // advecting fluxes of a velocity of order 1, and x
+  const auto a = random_field(be, halo.faces, m.n_faces, m.face_area, rng);
+  const auto x = random_field(be, halo.faces, m.n_faces, {}, rng);
   const auto y = be.make_field(m.n_faces);
   const real dt = 1e-3;
   op.advecting = a.get();
@@ -91,6 +117,66 @@ std::vector<Timing> momentum_timings(const backend::Backend& be, const topology:
        [&] { k.edge_star.apply(*circulation, *vorticity); });
   time("mass_curl", g.mass_curl.rows, product_bytes(g.mass_curl, 0, rb),
        [&] { be.matrix_apply(*k.mass_curl, *vorticity, *y); });
+  return out;
+}
+
+std::vector<Timing> stream_timings(const backend::Backend& be, const topology::Mesh& m,
+                                   halo::Halo& halo, const TimingOptions& o) {
+  const physics::ns::Setup setup =
+      cavity_setup(m, "stream", "the 2D stream system is a node system: --only amg times its kind");
+  const physics::ns::Geometry g = physics::ns::build_geometry(m, setup, halo);
+  const physics::ns::Coefficients k(be, m, g);
+  physics::ns::StreamOperator op(m, be, halo, k, g.face_star.diagonal, g.edge_star.diagonal,
+                                 setup.upwind);
+  const physics::ns::BoundaryData b = physics::ns::boundary_data(m, setup, 0, halo);
+  const physics::ns::StreamBoundary sb =
+      physics::ns::stream_boundary(m, setup, b.flux, "bench --only stream");
+  op.set_fixed(sb.fixed);
+  if (!sb.chains.empty()) op.set_chains(sb.chains);
+  op.use_multigrid();
+  std::mt19937_64 rng(20261129);
+  halo::HaloPlan& curl = physics::ns::curl_plan(halo, m);
+  const auto a = random_field(be, halo.faces, m.n_faces, m.face_area, rng);
+  const auto x = random_field(be, curl, m.n_curl(), {}, rng);
+  const auto y = be.make_field(m.n_curl());
+  const auto curl_x = be.make_field(m.n_faces), convected = be.make_field(m.n_faces);
+  const real dt = 1e-3;
+  op.advecting = a.get();
+  op.nu_dt = setup.viscosity * dt;
+  op.convection_dt = dt / 2;
+  const solvers::Preconditioner* preconditioner = op.preconditioner();
+  const backend::SparseMatrix s = physics::ns::stream_matrix(m);
+  const auto stream = be.make_matrix(s);
+  const physics::ns::Convection convection(m, be, halo, setup.upwind);
+
+  const int rb = real_bytes(be);
+  const double s_bytes = product_bytes(s, 0, rb);
+  const double w_bytes = product_bytes(g.edge_star.matrix, 0, rb);
+  double chain = 0;
+  for (const char* name : {"curl", "interpolate", "convection", "integrate", "rotation"})
+    chain += backend::traffic_bytes(name, m, 0, rb);
+  const double edges = static_cast<double>(m.n_curl()) * rb;
+
+  warm_up(be, 3.0, [&] { op.apply(*x, *y); });  // see momentum_timings
+  std::vector<Timing> out;
+  const auto time = [&](const std::string& name, index entries, double bytes, auto&& call) {
+    Timing t{name, entries};
+    t.bytes = bytes;
+    time_calls(be, o, call, t);
+    out.push_back(std::move(t));
+  };
+  time("stream_apply", m.n_owned_curl(), 2 * s_bytes + w_bytes + chain + 10 * edges,
+       [&] { op.apply(*x, *y); });
+  time("stream_preconditioner", m.n_owned_curl(), 2 * s_bytes + 12 * edges,
+       [&] { preconditioner->apply(*x, *y); });
+  time("stream_s", s.rows, s_bytes, [&] { be.matrix_apply(*stream, *x, *y); });
+  time("edge_star_wmp", g.edge_star.matrix.rows, w_bytes, [&] { k.edge_star.apply(*x, *y); });
+  time("stream_convection", m.n_owned_curl(), chain, [&] {
+    be.curl(m, *x, *curl_x);
+    convection.apply_exchanging(*a, *curl_x, convection.zero_boundary(), *convected);
+    halo.faces.exchange(be, *convected);
+    be.rotation(m, *convected, *y);
+  });
   return out;
 }
 

@@ -90,4 +90,29 @@ TEST(BenchMpi, MomentumPartTimesTheOperatorAndItsMatrices) {
   EXPECT_NE(r.err.find("3D mesh"), std::string::npos) << r.err;
 }
 
+// `bench --only stream` on 1 and 2 ranks: one application of ns-exact's 3D stream operator and
+// of its preconditioner, S, W_mp and the convection chain, every time positive, the operator's
+// bytes more than its two products with S. A 2D mesh is an input error.
+TEST(BenchMpi, StreamPartTimesTheOperatorAndThePreconditioner) {
+  for (int nranks : {1, 2}) {
+    const std::string text = bench_json(nranks, "--repeat 2 --only stream");
+    const std::size_t at = text.find("\"stream\": {");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string part = text.substr(at);
+    for (const char* row : {"stream_apply", "stream_preconditioner", "stream_s", "edge_star_wmp",
+                            "stream_convection"}) {
+      const std::size_t r = part.find(std::string("\"") + row + "\"");
+      ASSERT_NE(r, std::string::npos) << row << " on " << nranks << " ranks";
+      EXPECT_GT(scfd::test::json_number(part.substr(r), "time_s"), 0) << row;
+    }
+    const double s = scfd::test::json_number(part.substr(part.find("\"stream_s\"")), "bytes");
+    EXPECT_GT(scfd::test::json_number(part.substr(part.find("\"stream_apply\"")), "bytes"), 2 * s)
+        << nranks << " ranks";
+  }
+  const auto r = scfd::test::run_command(
+      "'" + std::string(SCFD_BINARY) + "' bench --dim 2 --cells 2000 --backend cpu --only stream");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("3D mesh"), std::string::npos) << r.err;
+}
+
 }  // namespace
