@@ -114,7 +114,6 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   };
   int next_check = 0, k_prev = -1;
   real residual_prev = 0;
-  CheckClock clock;
   bool derived = false;  // several ranks: r0·r and r·r of this iteration came with the last sum
   for (int k = 0;; ++k) {
     if (!derived) {
@@ -125,7 +124,6 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
     }
     if (ranks || k == next_check) {
       if (!ranks) be_.read_scalars(*scalars_, sv);
-      const double iteration_seconds = clock.per_iteration(k, k_prev);
       res.iterations = k;
       res.residual = std::sqrt(sv[S::rr]);
       if (k == 0) target = rule.start(res.residual, opt);
@@ -159,9 +157,8 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
           ++res.restarts;
         }
       }
-      const int interval =
-          next_check_interval(opt.check_every, device_, k, res.residual, k_prev, residual_prev,
-                              target, last_iterations_, iteration_seconds);
+      const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
+                                               residual_prev, target, last_iterations_);
       next_check = std::min(k + interval, opt.max_iterations);
       k_prev = k;
       residual_prev = res.residual;

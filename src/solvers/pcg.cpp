@@ -19,9 +19,6 @@ using Values = std::array<real, S::count>;
 
 constexpr int kFirstInterval = 8;
 constexpr int kMaxInterval = 64;
-// What a check costs beyond the iterations on a GPU: the fence wait for the scalars (17-35 us on
-// an H100, docs/gpu.md) and the GPU idle until the host queues the next kernels.
-constexpr double kCheckSeconds = 40e-6;
 
 // At a check at iteration k with res.residual set: whether the solve ends there (a residual that
 // is not finite, the tolerance met, the iterations spent), with res's status and message.
@@ -48,24 +45,21 @@ bool ends_here(int k, real target, int max_iterations, SolveResult& res) {
 }  // namespace
 
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
-                        real residual_prev, real target, int expected, double iteration_seconds) {
+                        real residual_prev, real target, int expected) {
   if (check_every > 0) return check_every;
   if (!device) return 1;
   if (k_prev < 0 && expected > 0) return std::clamp(expected - 1, 1, kFirstInterval);
-  // Iterations that cost more than a check: few iterations past the converged one (the interval
-  // below overshoots where convergence speeds up, or where BiCGStab's residual rose since the
-  // last check and no rate is known).
-  const int cost_cap = iteration_seconds > 0
-                           ? 1 + static_cast<int>(4 * kCheckSeconds / iteration_seconds)
-                           : kMaxInterval;
-  if (k_prev < 0 || !(residual < residual_prev) || !(residual > target) || !(target > 0))
-    return std::min(kFirstInterval, cost_cap);
+  if (k_prev < 0 || !(residual > target) || !(target > 0)) return kFirstInterval;
+  // A residual that rose since the last check (BiCGStab's does, for an iteration or two) gives
+  // no rate: check again after the next iteration. 8 had let a stream solve of the 289k-tet
+  // cavity that converged at iteration 11 run to 18 (docs/methods.md).
+  if (!(residual < residual_prev)) return 1;
   const real rate = std::log(residual_prev / residual) / (k - k_prev);  // per iteration
   const real needed = std::log(residual / target) / rate;
   // No more iterations than the solve has done: a rate taken over a stall (BiCGStab's residual
   // can stand still for a few iterations before it falls) predicted 64 where 10 were left, and
   // ns-exact's stream solve ran to 1e-50 (51 iterations instead of 14).
-  const int cap = std::min({kMaxInterval, std::max(kFirstInterval, k), cost_cap});
+  const int cap = std::min(kMaxInterval, std::max(kFirstInterval, k));
   return static_cast<int>(std::clamp(std::floor(needed / 2), real(1), real(cap)));
 }
 
@@ -116,11 +110,9 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
 
   int next_check = 0, k_prev = -1;
   real residual_prev = 0;
-  CheckClock clock;
   for (int k = 0;; ++k) {
     if (k == next_check) {
       be_.read_scalars(*s_, v);
-      const double iteration_seconds = clock.per_iteration(k, k_prev);
       if (v[S::breakdown] > 0) {
         res.status = SolveStatus::breakdown;
         res.iterations = static_cast<int>(v[S::breakdown]) - 1;
@@ -140,9 +132,8 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
         if (res.status == SolveStatus::converged) last_iterations_ = k;
         return res;
       }
-      const int interval =
-          next_check_interval(opt.check_every, device_, k, res.residual, k_prev, residual_prev,
-                              target, last_iterations_, iteration_seconds);
+      const int interval = next_check_interval(opt.check_every, device_, k, res.residual, k_prev,
+                                               residual_prev, target, last_iterations_);
       next_check = std::min(k + interval, opt.max_iterations);
       k_prev = k;
       residual_prev = res.residual;

@@ -14,7 +14,6 @@
 // and r·r together), with alpha and beta formed on the host, which checks every iteration.
 #pragma once
 
-#include <chrono>
 #include <memory>
 
 #include "backend/backend.hpp"
@@ -29,38 +28,13 @@ namespace scfd::solvers {
 // none). check_every > 0: that. check_every = 0 (automatic): 1 when `device` is false (a
 // read-back is free); on a device half the iterations the convergence rate since the previous
 // check predicts are still needed to reach `target`, between 1 and k (at least 8, at most 64; 8
-// before a rate is known), so checks come closer as the solve nears its tolerance and a solve
-// runs at most about twice the iterations it needs. `expected` > 0: the iterations the previous
+// before a rate is known, 1 when the residual rose since the previous check), so checks come
+// closer as the solve nears its tolerance and a solve runs at most about twice the iterations it
+// needs. The interval depends on the residuals only, so a run repeats itself bit for bit. `expected` > 0: the iterations the previous
 // solve of the same system took; before a rate is known the check then comes at expected - 1
 // when that is sooner than 8 (a solve from a good initial guess that needs 4 iterations ran 8).
-// `iteration_seconds` > 0: the wall-clock seconds per iteration since the previous check. Where
-// an iteration costs more than a check (~40 us: the fence wait and the GPU idle after it), the
-// interval is at most 1 + 4 * 40 us / iteration_seconds: the rate underestimates convergence that
-// speeds up (BiCGStab's often does), and each iteration of an interval beyond the converged one
-// is wasted (the 289k-tet cavity's stream solve: 12.8 iterations per step on an H200 against 11.2
-// on the cpu, which checks every iteration).
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
-                        real residual_prev, real target, int expected = 0,
-                        double iteration_seconds = 0);
-
-// The wall-clock time between a solver's convergence checks (next_check_interval's
-// `iteration_seconds`).
-class CheckClock {
- public:
-  // At a check at iteration k (the previous at k_prev, < 0 for none): the seconds per iteration
-  // since the previous check, 0 when there was none.
-  double per_iteration(int k, int k_prev) {
-    const auto now = std::chrono::steady_clock::now();
-    const double s = k_prev >= 0 && k > k_prev
-                         ? std::chrono::duration<double>(now - last_).count() / (k - k_prev)
-                         : 0;
-    last_ = now;
-    return s;
-  }
-
- private:
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
+                        real residual_prev, real target, int expected = 0);
 
 // Work vectors, allocated once per operator size and reused every solve.
 class Pcg {

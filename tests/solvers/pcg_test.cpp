@@ -189,9 +189,11 @@ TEST(Pcg, AutomaticCheckInterval) {
   // Fixed, and the host (every iteration).
   EXPECT_EQ(next_check_interval(3, true, 10, 1e-3, 5, 1e-2, 1e-9), 3);
   EXPECT_EQ(next_check_interval(0, false, 10, 1e-3, 5, 1e-2, 1e-9), 1);
-  // A device: 8 before a rate is known or without progress; then half the predicted rest.
+  // A device: 8 before a rate is known; the next iteration after a residual that did not fall
+  // (BiCGStab's rises at times); then half the predicted rest.
   EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9), 8);
-  EXPECT_EQ(next_check_interval(0, true, 16, 1.0, 8, 1.0, 1e-9), 8);
+  EXPECT_EQ(next_check_interval(0, true, 16, 1.0, 8, 1.0, 1e-9), 1);
+  EXPECT_EQ(next_check_interval(0, true, 14, 5e-6, 13, 7e-8, 1e-9), 1);
   // The previous solve of the system took 5 iterations: the first check after 4 (not after 8
   // when it took 20), then by the rate as before.
   EXPECT_EQ(next_check_interval(0, true, 0, 1.0, -1, 0, 1e-9, 5), 4);
@@ -206,14 +208,6 @@ TEST(Pcg, AutomaticCheckInterval) {
   // Near the target: every iteration; far from it: at most 64.
   EXPECT_EQ(next_check_interval(0, true, 20, 1.1e-9, 10, 1e-8, 1e-9), 1);
   EXPECT_EQ(next_check_interval(0, true, 100, 0.9, 90, 1.0, 1e-9), 64);
-  // Iterations that cost more than a check (~40 us): at most 1 + 4 * 40 us / their time, also
-  // where the residual rose since the last check (BiCGStab's does) and no rate is known.
-  EXPECT_EQ(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 1e-3), 1);
-  EXPECT_EQ(next_check_interval(0, true, 14, 5e-6, 13, 7e-8, 1e-9, 0, 1e-3), 1);
-  EXPECT_EQ(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 40e-6), 5);
-  // Cheap iterations: as before.
-  EXPECT_NEAR(next_check_interval(0, true, 40, 1e-3, 30, 1e-2, 1e-9, 0, 1e-6), 30, 1);
-  EXPECT_EQ(next_check_interval(0, true, 14, 5e-6, 13, 7e-8, 1e-9, 0, 1e-6), 8);
 }
 
 }  // namespace
