@@ -30,9 +30,10 @@ namespace scfd::solvers {
 // check predicts are still needed to reach `target`, between 1 and k (at least 8, at most 64; 8
 // before a rate is known, 1 when the residual rose since the previous check), so checks come
 // closer as the solve nears its tolerance and a solve runs at most about twice the iterations it
-// needs. The interval depends on the residuals only, so a run repeats itself bit for bit. `expected` > 0: the iterations the previous
-// solve of the same system took; before a rate is known the check then comes at expected - 1
-// when that is sooner than 8 (a solve from a good initial guess that needs 4 iterations ran 8).
+// needs. The interval depends on the residuals only, so a run repeats itself bit for bit.
+// `expected` > 0: the iterations the previous solve of the same system took; before a rate is known
+// the check then comes at expected - 1 when that is sooner than 8 (a solve from a good initial
+// guess that needs 4 iterations ran 8).
 int next_check_interval(int check_every, bool device, int k, real residual, int k_prev,
                         real residual_prev, real target, int expected = 0);
 
