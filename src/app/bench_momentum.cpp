@@ -60,6 +60,16 @@ std::unique_ptr<backend::Field> random_field(const backend::Backend& be, halo::H
   return be.make_field_from(v);
 }
 
+// Times `call` as time_calls does and appends the row to `out` (bytes: by the caller's model).
+void time_row(const backend::Backend& be, const TimingOptions& o, std::vector<Timing>& out,
+              const std::string& name, index entries, double bytes,
+              const std::function<void()>& call) {
+  Timing t{name, entries};
+  t.bytes = bytes;
+  time_calls(be, o, call, t);
+  out.push_back(std::move(t));
+}
+
 }  // namespace
 
 std::vector<Timing> momentum_timings(const backend::Backend& be, const topology::Mesh& m,
@@ -97,26 +107,22 @@ std::vector<Timing> momentum_timings(const backend::Backend& be, const topology:
   // own warm-up alone).
   warm_up(be, 3.0, [&] { op.apply(*x, *y); });
   std::vector<Timing> out;
-  const auto time = [&](const std::string& name, index entries, double bytes, auto&& call) {
-    Timing t{name, entries};
-    t.bytes = bytes;
-    time_calls(be, o, call, t);
-    out.push_back(std::move(t));
-  };
-  time("momentum_apply", m.n_owned_faces, matrices + kernels + vectors, [&] { op.apply(*x, *y); });
-  time("momentum_viscous", m.n_owned_faces, matrices + backend::traffic_bytes("rotation", m, 0, rb),
-       [&] { op.viscous(*x, *y); });
-  time("momentum_convection", m.n_owned_faces,
-       backend::traffic_bytes("interpolate", m, 0, rb) +
-           backend::traffic_bytes("convection", m, 0, rb) +
-           backend::traffic_bytes("integrate", m, 0, rb),
-       [&] { op.convect(*x, *y); });
-  time("mass_rt", g.face_star.matrix.rows, product_bytes(g.face_star.matrix, 0, rb),
-       [&] { k.face_star.apply(*x, *y); });
-  time("edge_star_wmp", g.edge_star.matrix.rows, product_bytes(g.edge_star.matrix, 0, rb),
-       [&] { k.edge_star.apply(*circulation, *vorticity); });
-  time("mass_curl", g.mass_curl.rows, product_bytes(g.mass_curl, 0, rb),
-       [&] { be.matrix_apply(*k.mass_curl, *vorticity, *y); });
+  time_row(be, o, out, "momentum_apply", m.n_owned_faces, matrices + kernels + vectors,
+           [&] { op.apply(*x, *y); });
+  time_row(be, o, out, "momentum_viscous", m.n_owned_faces,
+           matrices + backend::traffic_bytes("rotation", m, 0, rb), [&] { op.viscous(*x, *y); });
+  time_row(be, o, out, "momentum_convection", m.n_owned_faces,
+           backend::traffic_bytes("interpolate", m, 0, rb) +
+               backend::traffic_bytes("convection", m, 0, rb) +
+               backend::traffic_bytes("integrate", m, 0, rb),
+           [&] { op.convect(*x, *y); });
+  time_row(be, o, out, "mass_rt", g.face_star.matrix.rows, product_bytes(g.face_star.matrix, 0, rb),
+           [&] { k.face_star.apply(*x, *y); });
+  time_row(be, o, out, "edge_star_wmp", g.edge_star.matrix.rows,
+           product_bytes(g.edge_star.matrix, 0, rb),
+           [&] { k.edge_star.apply(*circulation, *vorticity); });
+  time_row(be, o, out, "mass_curl", g.mass_curl.rows, product_bytes(g.mass_curl, 0, rb),
+           [&] { be.matrix_apply(*k.mass_curl, *vorticity, *y); });
   return out;
 }
 
@@ -159,19 +165,14 @@ std::vector<Timing> stream_timings(const backend::Backend& be, const topology::M
 
   warm_up(be, 3.0, [&] { op.apply(*x, *y); });  // see momentum_timings
   std::vector<Timing> out;
-  const auto time = [&](const std::string& name, index entries, double bytes, auto&& call) {
-    Timing t{name, entries};
-    t.bytes = bytes;
-    time_calls(be, o, call, t);
-    out.push_back(std::move(t));
-  };
-  time("stream_apply", m.n_owned_curl(), 2 * s_bytes + w_bytes + chain + 10 * edges,
-       [&] { op.apply(*x, *y); });
-  time("stream_preconditioner", m.n_owned_curl(), 2 * s_bytes + 12 * edges,
-       [&] { preconditioner->apply(*x, *y); });
-  time("stream_s", s.rows, s_bytes, [&] { be.matrix_apply(*stream, *x, *y); });
-  time("edge_star_wmp", g.edge_star.matrix.rows, w_bytes, [&] { k.edge_star.apply(*x, *y); });
-  time("stream_convection", m.n_owned_curl(), chain, [&] {
+  time_row(be, o, out, "stream_apply", m.n_owned_curl(), 2 * s_bytes + w_bytes + chain + 10 * edges,
+           [&] { op.apply(*x, *y); });
+  time_row(be, o, out, "stream_preconditioner", m.n_owned_curl(), 2 * s_bytes + 12 * edges,
+           [&] { preconditioner->apply(*x, *y); });
+  time_row(be, o, out, "stream_s", s.rows, s_bytes, [&] { be.matrix_apply(*stream, *x, *y); });
+  time_row(be, o, out, "edge_star_wmp", g.edge_star.matrix.rows, w_bytes,
+           [&] { k.edge_star.apply(*x, *y); });
+  time_row(be, o, out, "stream_convection", m.n_owned_curl(), chain, [&] {
     be.curl(m, *x, *curl_x);
     convection.apply_exchanging(*a, *curl_x, convection.zero_boundary(), *convected);
     halo.faces.exchange(be, *convected);
