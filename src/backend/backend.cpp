@@ -95,6 +95,17 @@ void Backend::integrate(const topology::Mesh& m, const Field& v_cell, Field& u_f
   matrix_apply(*mesh_operators(m).integrate, v_cell, u_face, rows);
 }
 
+void Backend::dots(std::span<const Field* const> x, const Field& y, index n, Scalars& s,
+                   index first) const {
+  for (std::size_t i = 0; i < x.size(); ++i) dot(*x[i], y, n, s, first + static_cast<index>(i));
+}
+
+void Backend::axpys(const Scalars& s, index first, real sign, std::span<const Field* const> x,
+                    Field& y) const {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    axpy(s, {first + static_cast<index>(i), sign}, *x[i], y);
+}
+
 // The Krylov defaults: alpha, beta and omega are formed in the solve's work slots and applied by
 // the slot forms of axpy and xpay, in the kernels' order of operations.
 void Backend::pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv,

@@ -92,13 +92,16 @@ class Matrix {
 // Each reads s[a] and s[b] before writing s[out], which may be either of them.
 enum class SlotOp { divide, divide_if_positive, multiply };
 
-// A coefficient read from Scalars (Backend::axpy and xpay with Scalars): sign * s[slot]. While
-// s[gate] is not 0 (a breakdown recorded by slot_check_positive) the update leaves y alone.
+// A coefficient read from Scalars (Backend::axpy and xpay with Scalars): sign * s[slot], or with
+// inverse_sqrt sign / sqrt(s[slot]) (0 when s[slot] is not > 0: GMRES's normalisation by a
+// squared norm). While s[gate] is not 0 (a breakdown recorded by slot_check_positive) the update
+// leaves y alone.
 struct SlotCoefficient {
   static constexpr index none = -1;
   index slot = 0;
   real sign = 1;
   index gate = none;
+  bool inverse_sqrt = false;
 };
 
 // The slots of a PCG solve's Scalars (Backend::pcg_update and pcg_direction; kernels get them as
@@ -229,6 +232,14 @@ class Backend {
   // s[a.gate] is not 0), with the bits of the real-coefficient forms above.
   virtual void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const = 0;
   virtual void xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const = 0;
+  // Against several fields at once (GMRES's classical Gram-Schmidt, solvers/gmres.hpp):
+  //   dots:  s[first + i] = this rank's x_i·y over the first n entries, for every x_i in x;
+  //   axpys: y = y + sign * sum_i s[first + i] x_i, over whole fields, the terms added in order.
+  // The defaults are dot and the slot form of axpy once per x_i (y's rounding that of the loop).
+  virtual void dots(std::span<const Field* const> x, const Field& y, index n, Scalars& s,
+                    index first) const;
+  virtual void axpys(const Scalars& s, index first, real sign, std::span<const Field* const> x,
+                     Field& y) const;
 
   // The Krylov updates below default to their steps as core operations, alpha, beta and omega
   // formed in the solve's work slots by slot_op and applied by the slot forms of axpy and xpay

@@ -4,6 +4,7 @@
 #include <epoxy/gl.h>
 
 #include <utility>
+#include <vector>
 
 #include "core/counters.hpp"
 #include "core/error.hpp"
@@ -113,10 +114,10 @@ void RasterReducer::reduce_into(Op op, const FieldStorage& x, const FieldStorage
   const std::size_t bytes = precision_ == Precision::fp64 ? 8 : 4;
   SCFD_CHECK(offset + bytes <= out.size() && offset % bytes == 0,
              "raster reduction into byte {} of a {}-byte buffer", offset, out.size());
-  const double zero = 0;
-  const float zero32 = 0;
-  out.upload_bytes(precision_ == Precision::fp64 ? static_cast<const void*>(&zero) : &zero32, bytes,
-                   offset);
+  // A copy, not glBufferSubData: on an H200 (driver 580) a glBufferSubData into the scalars landed
+  // before the copy that write_scalars had queued into them just before, and was overwritten.
+  if (zero_.size() == 0) zero_ = Buffer::from<double>(std::vector<double>{0.0});
+  zero_.copy_to(out, 0, offset, bytes);
 }
 
 void RasterReducer::copy_into(const FieldStorage& f, Buffer& out, std::size_t offset) const {

@@ -43,6 +43,7 @@ class RasterReducer {
   int max_size_;
   RasterProgram sum_, dot_, max_;
   FieldStorage a_, b_;  // ping-pong scratch: the first pass's output, then the next
+  Buffer zero_;         // 8 zero bytes, the result of an empty reduction (made on first use)
   unsigned read_framebuffer_ = 0;
 };
 

@@ -218,7 +218,9 @@ namespace {
 std::optional<real> coefficient(std::span<const real> s, SlotCoefficient a) {
   if (a.gate != SlotCoefficient::none && s[static_cast<std::size_t>(a.gate)] != 0)
     return std::nullopt;
-  return a.sign * s[static_cast<std::size_t>(a.slot)];
+  const real v = s[static_cast<std::size_t>(a.slot)];
+  if (a.inverse_sqrt) return v > 0 ? a.sign / std::sqrt(v) : real(0);
+  return a.sign * v;
 }
 }  // namespace
 

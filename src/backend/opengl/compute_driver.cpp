@@ -71,7 +71,7 @@ void ComputeDriver::start(const GlBackend& be) {
 gl::Program& ComputeDriver::program(const std::string& key) {
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   gl::Defines defines = be_->acc_defines();
-  if (key == "dot" || key == "pcg_update" || key == "max_abs") {
+  if (key == "dot" || key == "dots" || key == "pcg_update" || key == "max_abs") {
     defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
     defines.emplace_back("ITEMS", std::to_string(kReduceItems));
   }
@@ -239,6 +239,21 @@ void ComputeDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, G
   prog.bind({&partials_, &counter_, &s.buffer()}, {&x, &y}, {});
   prog.set("slot", u32(slot));
   reduce(prog, n, 1);
+}
+
+// Four dot products per dispatch (kernels/dots.glsl), the unused inputs bound to x_0.
+void ComputeDriver::dots(std::span<const FieldStorage* const> x, const FieldStorage& y, index n,
+                         GlScalars& s, index first) {
+  constexpr std::size_t kPer = 4;
+  gl::Program& prog = program("dots");
+  for (std::size_t i = 0; i < x.size(); i += kPer) {
+    const std::size_t count = std::min(kPer, x.size() - i);
+    const auto in = [&](std::size_t k) { return x[i + (k < count ? k : 0)]; };
+    prog.bind({&partials_, &counter_, &s.buffer()}, {in(0), in(1), in(2), in(3), &y}, {});
+    prog.set("slot", u32(first + static_cast<index>(i)));
+    prog.set("count", u32(count));
+    reduce(prog, n, static_cast<int>(count));
+  }
 }
 
 // As the fragment driver: each new slot value is entry 0 of a one-entry field written by

@@ -47,6 +47,8 @@ class ComputeDriver final : public Driver {
   void fill(FieldStorage& y, real value) override;
   real dot(const FieldStorage& x, const FieldStorage& y, index n) override;
   real max_abs(const FieldStorage& x, index n) override;
+  void dots(std::span<const FieldStorage* const> x, const FieldStorage& y, index n, GlScalars& s,
+            index first) override;
   void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
            index slot) override;
   void slot_op(GlScalars& s, const SlotProgram& p) override;

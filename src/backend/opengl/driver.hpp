@@ -91,6 +91,9 @@ class Driver {
   virtual real max_abs(const FieldStorage& x, index n) = 0;
   virtual void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
                    index slot) = 0;
+  // Backend::dots: s[first + i] = x_i·y over entries [0, n), on the device.
+  virtual void dots(std::span<const FieldStorage* const> x, const FieldStorage& y, index n,
+                    GlScalars& s, index first) = 0;
   // Backend::slot_op and slot_check_positive (slots checked by GlBackend).
   virtual void slot_op(GlScalars& s, const SlotProgram& p) = 0;
   // Backend::pcg_update.

@@ -120,6 +120,11 @@ void FragmentDriver::dot(const FieldStorage& x, const FieldStorage& y, index n, 
                         static_cast<std::size_t>(slot) * real_bytes(s.acc()));
 }
 
+void FragmentDriver::dots(std::span<const FieldStorage* const> x, const FieldStorage& y, index n,
+                          GlScalars& s, index first) {
+  for (std::size_t i = 0; i < x.size(); ++i) dot(*x[i], y, n, s, first + static_cast<index>(i));
+}
+
 // Each new slot value is drawn into entry 0 of a one-entry field (all of them before any is
 // stored, so each reads the slots as they were) and copied into its slot on the device.
 void FragmentDriver::slot_op(GlScalars& s, const SlotProgram& p) {

@@ -305,6 +305,21 @@ void GlBackend::dot(const Field& x, const Field& y, index n, Scalars& sf, index 
   state_->driver->dot(storage(x), storage(y), n, s, slot);
 }
 
+void GlBackend::dots(std::span<const Field* const> x, const Field& y, index n, Scalars& sf,
+                     index first) const {
+  GlScalars& s = gl_scalars(sf);
+  SCFD_CHECK(n >= 0 && n <= y.size(), "dots over {} of {} entries", n, y.size());
+  SCFD_CHECK(first >= 0 && first + static_cast<index>(x.size()) <= s.size(),
+             "dots into slots {}..{} of {} scalars", first, first + static_cast<index>(x.size()),
+             s.size());
+  std::vector<const FieldStorage*> xs;
+  for (const Field* f : x) {
+    check_same_size(*f, y);
+    xs.push_back(&storage(*f));
+  }
+  state_->driver->dots(xs, storage(y), n, s, first);
+}
+
 Driver& GlBackend::driver() const {
   return *state_->driver;
 }

@@ -77,6 +77,10 @@ class GlBackend final : public Backend {
   void read_scalars(const Scalars& s, std::span<real> out) const override;
   void write_scalars(std::span<const real> values, Scalars& s) const override;
   void dot(const Field& x, const Field& y, index n, Scalars& s, index slot) const override;
+  void dots(std::span<const Field* const> x, const Field& y, index n, Scalars& s,
+            index first) const override;
+  void axpys(const Scalars& s, index first, real sign, std::span<const Field* const> x,
+             Field& y) const override;
   void slot_op(Scalars& s, index out, index a, SlotOp op, index b) const override;
   void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const override;
   void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const override;

@@ -75,6 +75,7 @@ void GlBackend::slot_update(const char* kernel, const Scalars& s, SlotCoefficien
   prog.set("slot", u32(a.slot));
   prog.set("gate", static_cast<std::int32_t>(a.gate));
   prog.set_real("sign", a.sign);
+  prog.set("inverse_sqrt", a.inverse_sqrt ? 1u : 0u);
   prog.run(static_cast<std::size_t>(y.size()));
 }
 
@@ -84,6 +85,28 @@ void GlBackend::axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field&
 
 void GlBackend::xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const {
   slot_update("xpay_slot", s, a, x, y);
+}
+
+// Four terms per kernel (kernels/axpys.glsl), the unused inputs bound to the first.
+void GlBackend::axpys(const Scalars& s, index first, real sign, std::span<const Field* const> x,
+                      Field& y) const {
+  const GlScalars& g = gl_scalars(s);
+  SCFD_CHECK(first >= 0 && first + static_cast<index>(x.size()) <= g.size(),
+             "axpys from slots {}..{} of {}", first, first + static_cast<index>(x.size()),
+             g.size());
+  for (const Field* f : x) check_same_size(*f, y);
+  if (y.size() == 0) return;
+  constexpr std::size_t kPer = 4;
+  gl::Body& prog = body("axpys");
+  for (std::size_t i = 0; i < x.size(); i += kPer) {
+    const std::size_t count = std::min(kPer, x.size() - i);
+    const auto in = [&](std::size_t k) { return &storage(*x[i + (k < count ? k : 0)]); };
+    prog.bind({&g.buffer()}, {in(0), in(1), in(2), in(3)}, {&storage(y)});
+    prog.set("first", u32(first + static_cast<index>(i)));
+    prog.set("count", u32(count));
+    prog.set_real("sign", sign);
+    prog.run(static_cast<std::size_t>(y.size()));
+  }
 }
 
 void GlBackend::pcg_direction(int k, Scalars& sf, const Field& z, Field& p) const {
