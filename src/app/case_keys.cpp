@@ -43,6 +43,7 @@ constexpr std::array kSolver = {"absolute_tolerance"sv,
                                 "pressure_tolerance"sv,
                                 "storage"sv,
                                 "stream_preconditioner"sv,
+                                "stream_solver"sv,
                                 "tolerance"sv};
 constexpr std::array kTime = {
     "cfl"sv,    "dt"sv,    "dt_max"sv,           "end"sv,  "max_cfl"sv, "mode"sv,

@@ -70,16 +70,7 @@ SolveResult BiCgStab::solve(const LinearOperator& a, const backend::Field& b, ba
   SCFD_CHECK(a.size() == b.size() && b.size() == x.size() && x.size() == r_->size(),
              "BiCGStab sizes: operator {}, b {}, x {}, work {}", a.size(), b.size(), x.size(),
              r_->size());
-  if (preconditioner == nullptr) {
-    a.diagonal(*t_);
-    be_.reciprocal(*t_, *dinv_);
-  }
-  const auto precondition = [&](const backend::Field& in, backend::Field& out) {
-    if (preconditioner != nullptr)
-      preconditioner->apply(in, out);
-    else
-      be_.multiply(*dinv_, in, out);
-  };
+  const RightPreconditioner precondition(be_, a, preconditioner, *t_, *dinv_);
   SolveResult res;
   const index n = a.owned();
   const StopRule rule = stop_rule(be_, b, n, opt);

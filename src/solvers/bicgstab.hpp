@@ -22,13 +22,11 @@
 #include <memory>
 
 #include "backend/backend.hpp"
-#include "solvers/linear_operator.hpp"
-#include "solvers/preconditioner.hpp"
-#include "solvers/solve_result.hpp"
+#include "solvers/krylov.hpp"
 
 namespace scfd::solvers {
 
-class BiCgStab {
+class BiCgStab final : public KrylovSolver {
  public:
   // Work vectors for operators of n local entries, allocated once.
   BiCgStab(const backend::Backend& backend, index n);
@@ -36,7 +34,8 @@ class BiCgStab {
   // preconditioned by `preconditioner` (any fixed linear map; it need not be symmetric) or, when
   // null, by diag(A)^-1, the diagonal taken on every call.
   SolveResult solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
-                    const SolveOptions& options, const Preconditioner* preconditioner = nullptr);
+                    const SolveOptions& options,
+                    const Preconditioner* preconditioner = nullptr) override;
 
  private:
   const backend::Backend& be_;

@@ -1,21 +1,19 @@
 // Scalars summed over the ranks (see scalar_sums.hpp).
 #include "solvers/scalar_sums.hpp"
 
-#include <array>
+#include <vector>
 
 #include "core/collectives.hpp"
-#include "core/error.hpp"
 #include "core/stop.hpp"
 
 namespace scfd::solvers {
 
 bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s, std::span<real> values,
-                          std::initializer_list<index> slots, index skip_slot,
+                          std::span<const index> slots, index skip_slot,
                           const std::function<void()>& adjust) {
   be.read_scalars(s, values);
   if (skip_slot >= 0 && values[static_cast<std::size_t>(skip_slot)] > 0) return false;
-  std::array<real, 8> sums{};
-  SCFD_CHECK(slots.size() < sums.size(), "{} slots summed at once", slots.size());
+  std::vector<real> sums(slots.size() + 1);
   std::size_t k = 0;
   for (const index slot : slots) sums[k++] = values[static_cast<std::size_t>(slot)];
   sums[k] = stop_requested() ? real(1) : real(0);

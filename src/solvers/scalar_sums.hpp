@@ -17,7 +17,13 @@ namespace scfd::solvers {
 // stops). `adjust`, when given, is called with the sums in `values`, before they are written
 // back, and may change them. Returns whether some rank asked to stop.
 bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s, std::span<real> values,
-                          std::initializer_list<index> slots, index skip_slot = -1,
+                          std::span<const index> slots, index skip_slot = -1,
                           const std::function<void()>& adjust = {});
+inline bool sum_slots_over_ranks(const backend::Backend& be, backend::Scalars& s,
+                                 std::span<real> values, std::initializer_list<index> slots,
+                                 index skip_slot = -1, const std::function<void()>& adjust = {}) {
+  return sum_slots_over_ranks(be, s, values, std::span<const index>(slots.begin(), slots.size()),
+                              skip_slot, adjust);
+}
 
 }  // namespace scfd::solvers

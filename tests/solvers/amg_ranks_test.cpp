@@ -5,8 +5,8 @@
 //   of a closed cavity). Aggregates stay within each rank's rows; the prolongation must reach
 //   across the interfaces (smoothed with the whole operator), or the iterations grow: 29-31 at
 //   np 2-4 with P smoothed by each rank's owned block, against 19 on one rank;
-// - PCG takes one sum over the ranks per iteration, BiCGStab two (on the system with a diagonal
-//   shift and an upwind convection), with the iterations of one rank.
+// - PCG takes one sum over the ranks per iteration, BiCGStab and GMRES two (on the system with a
+//   diagonal shift and an upwind convection), with the iterations of one rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -27,6 +27,7 @@
 #include "halo/halo_plan.hpp"
 #include "solvers/amg.hpp"
 #include "solvers/bicgstab.hpp"
+#include "solvers/gmres.hpp"
 #include "solvers/pcg.hpp"
 
 namespace scfd::solvers {
@@ -38,6 +39,7 @@ using backend::SparseMatrix;
 constexpr index kN = 24;  // cells per side
 constexpr int kSerialIterations = 19;
 constexpr int kSerialBicgstabIterations = 38;
+constexpr int kSerialGmresIterations = 78;
 
 index cell(index i, index j, index k) {
   return (i * kN + j) * kN + k;
@@ -318,6 +320,20 @@ TEST(AmgRanks, GlBackendsCycleAsTheCpu) {
   }
 }
 
+// |f| over all ranks' rows of sys.
+real norm(const backend::Backend& be, const BlockSystem& sys, const Field& f) {
+  return std::sqrt(global_sum(be.dot(f, f, sys.a.rows)));
+}
+
+// |b - A x| over all ranks: the true residual, not a solver's recurrence.
+real true_residual(const backend::Backend& be, const BlockOperator& op, const BlockSystem& sys,
+                   const Field& b, Field& x) {
+  auto r = be.make_field(sys.a.cols);
+  op.apply(x, *r);
+  be.xpay(b, -1, *r);
+  return norm(be, sys, *r);
+}
+
 // BiCGStab on a non-symmetric system across the ranks: two sums per iteration (the next r0·r
 // and r·r ride on the sum of t·s and t·t) and the iterates of one rank, to rounding.
 TEST(AmgRanks, BicgstabTakesTwoSumsPerIteration) {
@@ -340,15 +356,41 @@ TEST(AmgRanks, BicgstabTakesTwoSumsPerIteration) {
     EXPECT_LE(sums, 2 * static_cast<std::uint64_t>(r.iterations) + 2);
   }
   // The true residual, not the recurrence's.
-  auto ax = be.make_field(sys.a.cols);
-  op.apply(*x, *ax);
-  be.xpay(*bf, -1, *ax);
-  const real residual = std::sqrt(global_sum(be.dot(*ax, *ax, sys.a.rows)));
-  const real b_norm = std::sqrt(global_sum(be.dot(*bf, *bf, sys.a.rows)));
-  EXPECT_LE(residual, 2e-10 * b_norm);
+  EXPECT_LE(true_residual(be, op, sys, *bf, *x), 2e-10 * norm(be, sys, *bf));
   if (me == 0)
     std::printf("BiCGStab at %d ranks: %d iterations, %llu sums\n", ranks, r.iterations,
                 static_cast<unsigned long long>(sums));
+}
+
+// GMRES (restart 20, so the solve restarts) on the same system across the ranks: two sums per
+// iteration (the Hessenberg column, then the new vector's norm) and one per restart, the
+// iterations of one rank, and a residual whose least-squares value is the true one.
+TEST(AmgRanks, GmresTakesTwoSumsPerIteration) {
+  const int me = world_rank(), ranks = world_size();
+  BlockSystem sys = block_system(0.5, 2.0);
+  backend::cpu::CpuBackend be;
+  const BlockOperator op(be, sys.a, sys.plan);
+  const auto bf = be.make_field_from(sys.b);
+  auto x = be.make_field(sys.a.cols);
+  be.fill(*x, 0);
+  SolveOptions solve;
+  solve.relative_tolerance = 1e-10;
+  Gmres gmres(be, sys.a.cols, 20);
+  const counters::Snapshot before = counters::snapshot();
+  const SolveResult r = gmres.solve(op, *bf, *x, solve);
+  const std::uint64_t sums = (counters::snapshot() - before)[counters::Kind::reduction];
+  ASSERT_EQ(r.status, SolveStatus::converged) << r.message;
+  EXPECT_GE(r.restarts, 1);
+  EXPECT_NEAR(r.iterations, kSerialGmresIterations, 1) << ranks << " ranks";
+  if (ranks > 1) {  // |b|, then per cycle |r_0| and two per iteration
+    EXPECT_LE(sums, 2 * static_cast<std::uint64_t>(r.iterations) + 2 + r.restarts);
+  }
+  const real residual = true_residual(be, op, sys, *bf, *x);
+  EXPECT_LE(residual, 1e-10 * norm(be, sys, *bf) * 1.01);
+  EXPECT_NEAR(residual, r.residual, 1e-3 * r.residual);
+  if (me == 0)
+    std::printf("GMRES at %d ranks: %d iterations, %d restarts, %llu sums\n", ranks, r.iterations,
+                r.restarts, static_cast<unsigned long long>(sums));
 }
 
 }  // namespace

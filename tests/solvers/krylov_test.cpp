@@ -1,17 +1,21 @@
-// Jacobi-BiCGStab on the cpu backend, its scalars kept in Backend::Scalars: solves a
-// non-symmetric (convection-diffusion) system to tolerance, checked against the true residual;
-// reports non-convergence; checks every k iterations change where a solve stops, never the
-// iterates; restarts when r0·r vanishes, reports a breakdown a restart cannot mend; a zero
-// right-hand side gives x = 0.
+// The solvers of non-symmetric systems on the cpu backend, their scalars kept in Backend::Scalars.
+// BiCGStab: solves a non-symmetric (convection-diffusion) system to tolerance, checked against
+// the true residual; reports non-convergence; checks every k iterations change where a solve
+// stops, never the iterates; restarts when r0·r vanishes, reports a breakdown a restart cannot
+// mend; a zero right-hand side gives x = 0. GMRES: the same system in fewer products, with and
+// without restarts; the check interval changes nothing at all; an invariant subspace ends the
+// solve exactly; the relTol stop, non-convergence and a zero right-hand side as BiCGStab's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.hpp"
 #include "solvers/bicgstab.hpp"
+#include "solvers/gmres.hpp"
 
 namespace scfd::solvers {
 namespace {
@@ -74,11 +78,13 @@ TEST(BiCgStab, ConvergesOnANonSymmetricSystem) {
 }
 
 // OpenFOAM's relTol (the momentum solve's solver.momentum_reduction): from a guess close to the
-// solution the solve stops once the residual has fallen by the factor.
-TEST(BiCgStab, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
+// solution (the answer to 1e-4) the solve stops once the residual has fallen by the factor, in
+// fewer iterations than the strict tolerance it was also given.
+template <class Solver>
+void expect_initial_tolerance_stop() {
   Problem p;
   ConvectionDiffusion a(p.n, 0.05, 0.4);
-  BiCgStab solver(p.be, p.n);
+  Solver solver(p.be, p.n);
   ASSERT_TRUE(solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-4}).converged());
   std::vector<real> guess(host(*p.x).begin(), host(*p.x).end());
   a.apply(*p.x, *p.r);
@@ -92,6 +98,10 @@ TEST(BiCgStab, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
   std::copy(guess.begin(), guess.end(), host(*p.x).begin());
   const SolveResult strict = solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-12});
   EXPECT_LT(reduced.iterations, strict.iterations);
+}
+
+TEST(BiCgStab, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
+  expect_initial_tolerance_stop<BiCgStab>();
 }
 
 // z = T^-1 r, T the symmetric part of ConvectionDiffusion (tridiagonal 2 + shift, -1): an exact
@@ -232,6 +242,90 @@ TEST(BiCgStab, ZeroRightHandSideGivesZero) {
   p.be.fill(*p.b, 0);
   p.be.fill(*p.x, 3);
   BiCgStab solver(p.be, p.n);
+  EXPECT_TRUE(solver.solve(a, *p.b, *p.x, {}).converged());
+  EXPECT_EQ(p.be.dot(*p.x, *p.x, p.n), 0);
+}
+
+// Jacobi-GMRES on the system BiCGStab takes 188 iterations (376 products) for: with the default
+// restart of 30 and with restarts every 10, the true residual at the tolerance and the reported
+// least-squares residual equal to it.
+TEST(Gmres, ConvergesOnANonSymmetricSystemInFewerProducts) {
+  for (const int restart : {Gmres::kDefaultRestart, 10}) {
+    Problem p;
+    ConvectionDiffusion a(p.n, 0.05, 0.4);
+    Gmres solver(p.be, p.n, restart);
+    const SolveResult res = solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-10});
+    ASSERT_TRUE(res.converged()) << res.message;
+    const real true_residual = p.true_residual(a);
+    EXPECT_LT(true_residual, 1.01e-10) << restart;
+    EXPECT_NEAR(res.relative_residual, true_residual, 1e-3 * true_residual) << restart;
+    EXPECT_GE(res.restarts, 1) << restart;
+    EXPECT_LT(res.iterations, 376) << restart;
+  }
+}
+
+TEST(Gmres, TakesAPreconditioner) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.05, 0.4);
+  const SymmetricPartInverse m(p.n, 0.05);
+  Gmres solver(p.be, p.n);
+  const SolveResult res = solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-10}, &m);
+  ASSERT_TRUE(res.converged()) << res.message;
+  EXPECT_LT(p.true_residual(a), 1.01e-10);
+  EXPECT_LT(res.iterations, 60) << res.message;  // BiCGStab: under 40 iterations, 80 products
+}
+
+// The host finds the first iteration that met the tolerance from the Hessenberg matrix, whenever
+// it checks: checks every 7 iterations give the answer of checks every iteration, bit for bit.
+TEST(Gmres, CheckIntervalChangesNothing) {
+  Problem p1, p2;
+  ConvectionDiffusion a(p1.n, 0.05, 0.4);
+  const SymmetricPartInverse m(p1.n, 0.05);
+  Gmres s1(p1.be, p1.n), s2(p2.be, p2.n);
+  const auto r1 = s1.solve(a, *p1.b, *p1.x, {.relative_tolerance = 1e-10}, &m);
+  const auto r2 = s2.solve(a, *p2.b, *p2.x, {.relative_tolerance = 1e-10, .check_every = 7}, &m);
+  ASSERT_TRUE(r1.converged() && r2.converged()) << r1.message << " / " << r2.message;
+  EXPECT_NE(r1.iterations % 7, 0);
+  EXPECT_EQ(r1.iterations, r2.iterations);
+  EXPECT_EQ(r1.residual, r2.residual);
+  auto x1 = host(*p1.x), x2 = host(*p2.x);
+  for (index i = 0; i < p1.n; ++i) ASSERT_EQ(x1[i], x2[i]) << i;
+}
+
+// b = e1 for A = diag(1, 2, 4) + e1 e2^T: A e1 = e1, so the Krylov space is invariant after one
+// product (h_10 = 0) and the solve ends exactly there; from b = (1, 1, 1) (every A^k b has equal
+// first two entries) after two.
+TEST(Gmres, EndsExactlyInAnInvariantSubspace) {
+  backend::cpu::CpuBackend be;
+  const Dense a({{1, 1, 0}, {0, 2, 0}, {0, 0, 4}});
+  for (const auto& [b, iterations, want] :
+       {std::tuple{std::vector<real>{1, 0, 0}, 1, std::vector<real>{1, 0, 0}},
+        std::tuple{std::vector<real>{1, 1, 1}, 2, std::vector<real>{0.5, 0.5, 0.25}}}) {
+    const auto bf = be.make_field_from(b), x = be.make_field(3);
+    Gmres solver(be, 3);
+    const SolveResult res = solver.solve(a, *bf, *x, {.relative_tolerance = 1e-14});
+    ASSERT_TRUE(res.converged()) << res.message;
+    EXPECT_EQ(res.iterations, iterations);
+    auto xs = host(*x);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(xs[i], want[i], 1e-14) << i;
+  }
+}
+
+TEST(Gmres, InitialToleranceMaxIterationsAndZeroRightHandSide) {
+  Problem p;
+  ConvectionDiffusion a(p.n, 0.05, 0.4);
+  Gmres solver(p.be, p.n);
+  expect_initial_tolerance_stop<Gmres>();
+
+  const SolveResult capped =
+      solver.solve(a, *p.b, *p.x, {.relative_tolerance = 1e-14, .max_iterations = 3});
+  EXPECT_EQ(capped.status, SolveStatus::max_iterations);
+  EXPECT_EQ(capped.iterations, 3);
+  EXPECT_NE(capped.message.find("did not converge in 3 iterations"), std::string::npos)
+      << capped.message;
+
+  p.be.fill(*p.b, 0);
+  p.be.fill(*p.x, 3);
   EXPECT_TRUE(solver.solve(a, *p.b, *p.x, {}).converged());
   EXPECT_EQ(p.be.dot(*p.x, *p.x, p.n), 0);
 }

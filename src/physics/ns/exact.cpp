@@ -17,7 +17,7 @@
 #include "physics/ns/flow.hpp"
 #include "physics/ns/stream.hpp"
 #include "physics/ns/stream_operator.hpp"
-#include "solvers/bicgstab.hpp"
+#include "solvers/krylov.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -53,7 +53,7 @@ class NsExactModel final : public ns::FlowModel {
   std::string case_path_;
   ns::MomentumOperator momentum_;
   ns::StreamOperator system_;
-  solvers::BiCgStab solver_;
+  std::unique_ptr<solvers::KrylovSolver> solver_;  // solver.stream_solver
   // Curl entities: s; its correction to the boundary data (the next initial guess); scratch;
   // R rhs; the boundary data.
   FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_;
@@ -74,7 +74,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
       case_path_(c.path()),
       momentum_(m, be, halo, *flow_.coef, setup_.upwind),
       system_(m, be, halo, *flow_.coef, flow_.face_diagonal, flow_.edge_diagonal, setup_.upwind),
-      solver_(be, m.n_curl()),
+      solver_(solvers::make_krylov_solver(setup_.stream_solver, be, m.n_curl())),
       stream_history_(be, m.n_curl(), 1) {
   momentum_.advecting = system_.advecting = &advecting();
   for (FieldPtr* f : {&stream_, &s0_, &s_rhs_, &r_rhs_, &s_boundary_})
@@ -125,7 +125,7 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
   system_.project(*s_rhs_);
   system_.project(*s0_);
   const solvers::SolveResult r =
-      solver_.solve(system_, *s_rhs_, *s0_, setup_.momentum, system_.preconditioner());
+      solver_->solve(system_, *s_rhs_, *s0_, setup_.momentum, system_.preconditioner());
   require_converged(r, fmt::format("step {}: streamfunction", flow_.step + 1));
   system_.project(*s0_);
   be_.copy(*s_boundary_, *stream_);

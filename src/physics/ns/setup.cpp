@@ -94,6 +94,8 @@ void read_solver(const config::Case& c, Setup& s) {
   s.pressure_preconditioner = read_preconditioner(c, "amg");
   static constexpr std::array<std::string_view, 2> stream = {"amg", "jacobi"};
   s.stream_preconditioner = c.choice("solver.stream_preconditioner", stream, "amg");
+  static constexpr std::array<std::string_view, 2> stream_solvers = {"gmres", "bicgstab"};
+  s.stream_solver = c.choice("solver.stream_solver", stream_solvers, "gmres");
   static constexpr std::array<std::string_view, 2> momentum = {"cells", "jacobi"};
   s.momentum_preconditioner = c.choice("solver.momentum_preconditioner", momentum, "cells");
   const long long vectors = c.get<long long>("solver.pressure_projection", 8);

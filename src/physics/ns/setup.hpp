@@ -51,6 +51,7 @@ struct Setup {
   solvers::SolveOptions pressure;       // solver.pressure_tolerance, solver.max_iterations
   std::string pressure_preconditioner;  // solver.preconditioner
   std::string stream_preconditioner;    // solver.stream_preconditioner (ns-exact): amg, jacobi
+  std::string stream_solver;  // solver.stream_solver (ns-exact): gmres (default), bicgstab
   // solver.momentum_preconditioner (ns-classical): cells (3D: FaceBlockPreconditioner; 2D, where
   // M is diagonal, Jacobi), jacobi
   std::string momentum_preconditioner;
