@@ -15,7 +15,11 @@
 // convection chain (curl, C(a), rotation) alone. Bytes as above: the operator's two products with
 // S, one with W_mp, the convection chain's kernels and 10 field lengths of edge vectors; the
 // preconditioner's two products with S and 12 edge-vector lengths (its V-cycle and node transfers
-// not counted: a lower bound).
+// not counted: a lower bound). Then the two solvers of solver.stream_solver for the same number
+// of products, so that their vector work shows: 10 BiCGStab iterations (20 products and 20
+// preconditioner cycles) and 20 GMRES iterations, each solve from x = 0 with a tolerance it never
+// meets (bytes: the products' and cycles' alone), and one Gram-Schmidt step of GMRES against 10
+// basis vectors (dots, axpys, the norm and the normalisation; 24 edge-vector lengths).
 #include <fmt/format.h>
 
 #include <random>
@@ -30,6 +34,8 @@
 #include "physics/ns/setup.hpp"
 #include "physics/ns/stream.hpp"
 #include "physics/ns/stream_operator.hpp"
+#include "solvers/bicgstab.hpp"
+#include "solvers/gmres.hpp"
 
 namespace scfd::app::bench {
 
@@ -177,6 +183,40 @@ std::vector<Timing> stream_timings(const backend::Backend& be, const topology::M
     convection.apply_exchanging(*a, *curl_x, convection.zero_boundary(), *convected);
     halo.faces.exchange(be, *convected);
     be.rotation(m, *convected, *y);
+  });
+  const double product = 2 * s_bytes + w_bytes + chain + 10 * edges;
+  const double cycle = 2 * s_bytes + 12 * edges;
+  solvers::SolveOptions fixed;
+  fixed.relative_tolerance = 0;  // never met: every solve runs to max_iterations
+  fixed.max_iterations = 10;
+  solvers::BiCgStab bicgstab(be, m.n_curl());
+  time_row(be, o, out, "stream_bicgstab_10", m.n_owned_curl(), 20 * (product + cycle), [&] {
+    be.fill(*y, 0);
+    bicgstab.solve(op, *x, *y, fixed, preconditioner);
+  });
+  fixed.max_iterations = 20;
+  solvers::Gmres gmres(be, m.n_curl());
+  time_row(be, o, out, "stream_gmres_20", m.n_owned_curl(), 20 * (product + cycle), [&] {
+    be.fill(*y, 0);
+    gmres.solve(op, *x, *y, fixed, preconditioner);
+  });
+  constexpr int kBasis = 10;
+  std::vector<std::unique_ptr<backend::Field>> basis;
+  std::vector<const backend::Field*> vs;
+  for (int i = 0; i < kBasis; ++i) {
+    basis.push_back(random_field(be, curl, m.n_curl(), {}, rng));
+    vs.push_back(basis.back().get());
+  }
+  const auto scalars = be.make_scalars(kBasis + 1);
+  const auto zero = be.make_field(m.n_curl());
+  be.fill(*zero, 0);
+  const index n = m.n_owned_curl();
+  time_row(be, o, out, "gmres_gram_schmidt_10", n, (2 * kBasis + 4) * edges, [&] {
+    be.copy(*x, *y);
+    be.dots(vs, *y, n, *scalars, 0);
+    be.axpys(*scalars, 0, -1, vs, *y);
+    be.dot(*y, *y, n, *scalars, kBasis);
+    be.xpay(*zero, *scalars, {.slot = kBasis, .inverse_sqrt = true}, *y);
   });
   return out;
 }
