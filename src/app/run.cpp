@@ -197,14 +197,17 @@ int run_case(const RunOptions& opt) {
   physics::check_time(c);  // before minutes of mesh and set-up
   set_host_threads(read_threads(c));
   OutputSettings out = read_output(c);
+  // The backend first: a device that is missing fails before minutes of mesh, and the GPU
+  // driver compiles the kernels in its threads while the host builds the mesh.
+  const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
+  const backend::Backend& be = *chosen.backend;
+  be.start_kernel_builds();
   MeshInfo mesh_info;
   topology::Mesh mesh;
   {
     ScopedPhase phase(summary.timers, "mesh");
     mesh = load_mesh(case_mesh(c), mesh_info);
   }
-  const ChosenBackend chosen = make_chosen_backend(read_backend_request(c));
-  const backend::Backend& be = *chosen.backend;
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
   // On by default for gl-compute, whose pack runs on the GPU behind the inner rows (measured
   // faster on 2 and 4 H100s); off for the cpu, where it measured slower without asynchronous MPI

@@ -161,6 +161,10 @@ class Backend {
   // The split of an operator into Rows::inner and Rows::interface is rounded down to a multiple
   // of this (GPU drivers start a part on whole texels and work groups).
   virtual index row_alignment() const { return 1; }
+  // Starts building every device kernel a run may use, without waiting, so that they compile in
+  // the driver's threads while the host reads or generates the mesh (a kernel's first use waits
+  // for its build). Nothing on the cpu, nor where the driver builds one kernel at a time.
+  virtual void start_kernel_builds() const {}
 
   // A field of n zeros.
   virtual std::unique_ptr<Field> make_field(index n) const = 0;

@@ -252,6 +252,15 @@ Context Context::create(int device, bool debug, int min_gl, std::string_view ori
   }
   if (debug && (epoxy_gl_version() >= 43 || epoxy_has_gl_extension("GL_KHR_debug")))
     enable_debug_output();
+  // Kernel builds in the driver's own threads, as many as it likes (the program's first use
+  // waits for its build: gl/program.hpp).
+  if (epoxy_has_gl_extension("GL_KHR_parallel_shader_compile")) {
+    glMaxShaderCompilerThreadsKHR(0xFFFFFFFFu);
+    s->info.parallel_compile = true;
+  } else if (epoxy_has_gl_extension("GL_ARB_parallel_shader_compile")) {
+    glMaxShaderCompilerThreadsARB(0xFFFFFFFFu);
+    s->info.parallel_compile = true;
+  }
   g_debug = debug;
   g_version = s->info.gl_major * 10 + s->info.gl_minor;
   return Context(std::move(s));

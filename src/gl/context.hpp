@@ -28,6 +28,7 @@ struct DeviceInfo {
   int max_work_groups_x = 65535;  // GL_MAX_COMPUTE_WORK_GROUP_COUNT[0]
   int max_texture_size = 16384;   // GL_MAX_TEXTURE_SIZE: the largest width and height of a field
   std::size_t memory_bytes = 0;   // dedicated memory (GL_NVX_gpu_memory_info); 0: not reported
+  bool parallel_compile = false;  // GL_KHR (or ARB) _parallel_shader_compile: turned on
 };
 
 // One line for logs: "device 0: Mesa/X.org llvmpipe (...), OpenGL 4.5 (Core Profile) ..., fp64

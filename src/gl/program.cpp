@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 #include "core/counters.hpp"
 #include "core/error.hpp"
@@ -55,59 +57,84 @@ std::string program_log(GLuint program) {
   return log.c_str();
 }
 
-GLuint compile_and_link(const ExpandedSource& s, std::string_view name, Precision p,
-                        Storage storage) {
+// Issues the compile and the link without asking for their status (which would wait for them).
+std::pair<GLuint, GLuint> start_build(const ExpandedSource& s) {
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   const char* src = s.text.c_str();
   const auto len = static_cast<GLint>(s.text.size());
   glShaderSource(shader, 1, &src, &len);
   glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    const std::string log = shader_log(shader);
-    glDeleteShader(shader);
-    throw CompileError(fmt::format("kernels/{} ({}, {}) does not compile:\n{}", name, to_string(p),
-                                   to_string(storage), rewrite_log(log, s.lines, name)));
-  }
   const GLuint program = glCreateProgram();
   glAttachShader(program, shader);
   glLinkProgram(program);
-  glDeleteShader(shader);  // flagged; freed with the program
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    const std::string log = program_log(program);
-    glDeleteProgram(program);
-    throw CompileError(fmt::format("kernels/{} ({}, {}) does not link:\n{}", name, to_string(p),
-                                   to_string(storage), rewrite_log(log, s.lines, name)));
-  }
-  return program;
+  return {shader, program};
 }
 
 }  // namespace
+
+struct Program::Pending {
+  GLuint shader = 0;
+  ExpandedSource source;
+};
 
 std::string_view to_string(Precision p) {
   return p == Precision::fp64 ? "fp64" : "fp32";
 }
 
-Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
-                               const Defines& defines, Storage storage) {
+Program start_compute_source(std::string_view name, std::string_view text, Precision p,
+                             const Defines& defines, Storage storage) {
   std::string n(name);
   if (!n.ends_with(".glsl")) n += ".glsl";
   KernelSpec spec = parse_spec(n, text);
-  const ExpandedSource s = assemble(n, text, p, storage, defines, spec);
-  return Program(compile_and_link(s, n, p, storage), p, n, std::move(spec), storage);
+  auto pending = std::make_unique<Program::Pending>();
+  pending->source = assemble(n, text, p, storage, defines, spec);  // before any GL call
+  Program prog;
+  std::tie(pending->shader, prog.id_) = start_build(pending->source);
+  prog.pending_ = std::move(pending);
+  prog.precision_ = p;
+  prog.storage_ = storage;
+  prog.name_ = std::move(n);
+  prog.spec_ = std::move(spec);
+  return prog;
+}
+
+Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
+                               const Defines& defines, Storage storage) {
+  Program prog = start_compute_source(name, text, p, defines, storage);
+  prog.local_size();  // waits, and throws a compile error here
+  return prog;
+}
+
+Program start_compute(std::string_view kernel, Precision p, const Defines& defines,
+                      Storage storage) {
+  std::string n(kernel);
+  if (!n.ends_with(".glsl")) n += ".glsl";
+  return start_compute_source(n, embedded_text(n), p, defines, storage);
 }
 
 Program compile_compute(std::string_view kernel, Precision p, const Defines& defines,
                         Storage storage) {
-  std::string n(kernel);
-  if (!n.ends_with(".glsl")) n += ".glsl";
-  return compile_compute_source(n, embedded_text(n), p, defines, storage);
+  Program prog = start_compute(kernel, p, defines, storage);
+  prog.local_size();
+  return prog;
 }
 
-Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec, Storage storage)
-    : id_(id), precision_(p), storage_(storage), name_(std::move(name)), spec_(std::move(spec)) {
+void Program::ready() const {
+  if (!pending_) return;
+  const std::unique_ptr<Pending> b = std::move(pending_);
+  const auto fail = [&](std::string_view what, const std::string& log) {
+    glDeleteShader(b->shader);
+    glDeleteProgram(std::exchange(id_, 0));
+    throw CompileError(fmt::format("kernels/{} ({}, {}) does not {}:\n{}", name_,
+                                   to_string(precision_), to_string(storage_), what,
+                                   rewrite_log(log, b->source.lines, name_)));
+  };
+  GLint ok = 0;
+  glGetShaderiv(b->shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) fail("compile", shader_log(b->shader));
+  glGetProgramiv(id_, GL_LINK_STATUS, &ok);
+  if (!ok) fail("link", program_log(id_));
+  glDeleteShader(b->shader);  // flagged; freed with the program
   GLint size[3] = {0, 0, 0};
   glGetProgramiv(id_, GL_COMPUTE_WORK_GROUP_SIZE, size);
   SCFD_CHECK(size[0] > 0 && size[1] == 1 && size[2] == 1,
@@ -119,6 +146,13 @@ Program::Program(unsigned id, Precision p, std::string name, KernelSpec spec, St
   max_groups_x_ = static_cast<unsigned>(max_x);
 }
 
+unsigned Program::local_size() const {
+  ready();
+  return local_size_;
+}
+
+Program::Program() = default;
+
 Program::Program(Program&& o) noexcept
     : id_(std::exchange(o.id_, 0)),
       precision_(o.precision_),
@@ -127,11 +161,15 @@ Program::Program(Program&& o) noexcept
       spec_(std::move(o.spec_)),
       local_size_(o.local_size_),
       max_groups_x_(o.max_groups_x_),
-      uniforms_(std::move(o.uniforms_)) {}
+      uniforms_(std::move(o.uniforms_)) {
+  pending_ = std::move(o.pending_);
+}
 
 Program& Program::operator=(Program&& o) noexcept {
   if (this != &o) {
+    if (pending_) glDeleteShader(pending_->shader);
     if (id_) glDeleteProgram(id_);
+    pending_ = std::move(o.pending_);
     id_ = std::exchange(o.id_, 0);
     precision_ = o.precision_;
     storage_ = o.storage_;
@@ -145,10 +183,12 @@ Program& Program::operator=(Program&& o) noexcept {
 }
 
 Program::~Program() {
+  if (pending_) glDeleteShader(pending_->shader);
   if (id_) glDeleteProgram(id_);
 }
 
 int Program::location(const char* uniform) {
+  ready();
   for (const auto& [name, loc] : uniforms_)
     if (name == uniform) return loc;
   const int loc = glGetUniformLocation(id_, uniform);
@@ -258,6 +298,7 @@ void Program::run(std::size_t n, std::size_t begin, std::size_t end) {
 }
 
 void Program::dispatch(std::size_t n_items) {
+  ready();
   SCFD_CHECK(id_ != 0, "dispatch of an empty Program");
   if (n_items == 0) return;
   const Grid g = grid_for(n_items, local_size_, max_groups_x_);

@@ -8,6 +8,12 @@
 // then the kernel with its #includes resolved. Compile and link messages are rewritten to
 // kernels/<file>:<line>: ... through the line table and thrown as CompileError.
 //
+// A program is built in two halves (start_compute): compile and link are issued at once, and the
+// first use of the program (a dispatch, a uniform, its local size) waits for them, reads their
+// status and throws their CompileError. With GL_KHR_parallel_shader_compile (Context turns on the
+// driver's compiler threads) the driver compiles in the meantime, so that kernels started
+// together compile together (docs/gpu.md, "Kernel builds").
+//
 // Nothing on the dispatch path queries GL state: the x limit and uniform locations are looked up
 // once and cached, because a glGet* call makes NVIDIA's threaded driver wait for its command
 // queue (measured: ~100 µs per dispatch on an H200 when dispatch() asked for the x limit).
@@ -20,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -44,9 +51,7 @@ using Defines = std::vector<std::pair<std::string, std::string>>;
 
 class Program {
  public:
-  Program() = default;
-  Program(unsigned id, Precision p, std::string name, KernelSpec spec = {},
-          Storage storage = Storage::texture);
+  Program();
   Program(Program&& o) noexcept;
   Program& operator=(Program&& o) noexcept;
   Program(const Program&) = delete;
@@ -57,7 +62,7 @@ class Program {
   Precision precision() const { return precision_; }
   Storage storage() const { return storage_; }
   const std::string& name() const { return name_; }
-  unsigned local_size() const { return local_size_; }  // GL_COMPUTE_WORK_GROUP_SIZE x
+  unsigned local_size() const;  // GL_COMPUTE_WORK_GROUP_SIZE x
   const KernelSpec& spec() const { return spec_; }
 
   // Binds a kernel's declared resources in the order of its `// scfd:` lines as the driver
@@ -92,24 +97,37 @@ class Program {
   static Grid grid_for(std::size_t n_items, unsigned local_size, unsigned max_x);
 
  private:
+  friend Program start_compute_source(std::string_view name, std::string_view text, Precision p,
+                                      const Defines& defines, Storage storage);
+  struct Pending;  // a started build: its shader and source (for the error's lines)
+  // Waits for a started build, throws its CompileError (the program is then empty) and reads its
+  // work group size; nothing once done.
+  void ready() const;
   int location(const char* uniform);
-  unsigned id_ = 0;
+  mutable std::unique_ptr<Pending> pending_;
+  mutable unsigned id_ = 0;
   Precision precision_ = Precision::fp64;
   Storage storage_ = Storage::texture;
   std::string name_;
   KernelSpec spec_;
-  unsigned local_size_ = 0;
-  unsigned max_groups_x_ = 0;                          // GL_MAX_COMPUTE_WORK_GROUP_COUNT x
+  mutable unsigned local_size_ = 0;
+  mutable unsigned max_groups_x_ = 0;                  // GL_MAX_COMPUTE_WORK_GROUP_COUNT x
   std::vector<std::pair<std::string, int>> uniforms_;  // cached glGetUniformLocation results
 };
 
-// Compiles the embedded kernel `kernel` ("axpy" or "axpy.glsl") for fields in `storage`.
+// Compiles the embedded kernel `kernel` ("axpy" or "axpy.glsl") for fields in `storage`, and
+// waits for it (a CompileError is thrown here).
 Program compile_compute(std::string_view kernel, Precision p, const Defines& defines = {},
                         Storage storage = Storage::texture);
+// The same build, started: returns at once, and the program's first use waits (see the top).
+Program start_compute(std::string_view kernel, Precision p, const Defines& defines = {},
+                      Storage storage = Storage::texture);
 
 // Compiles `text` as if it were kernels/<name> (for tests and generated kernels); it may include
 // embedded files.
 Program compile_compute_source(std::string_view name, std::string_view text, Precision p,
                                const Defines& defines = {}, Storage storage = Storage::texture);
+Program start_compute_source(std::string_view name, std::string_view text, Precision p,
+                             const Defines& defines = {}, Storage storage = Storage::texture);
 
 }  // namespace scfd::gl

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "backend/opengl/compute_driver.hpp"
 #include "backend/opengl/fragment_driver.hpp"
@@ -71,6 +72,24 @@ TEST_P(GlBackendApi, CountsItsDispatches) {
   cpu->axpy(0.5, *a, *b);
   cpu->copy(*a, *b);
   EXPECT_EQ((counters::snapshot() - before)[counters::Kind::gpu_dispatch], 0U);
+}
+
+// The driver's start_builds (Backend::start_kernel_builds on a GPU whose driver compiles in its
+// threads) starts the builds that first uses would make; the work afterwards runs on them.
+TEST_P(GlBackendApi, StartedBuildsServeTheFirstUses) {
+  const auto [precision, storage, driver] = GetParam();
+  const GlBackend gpu(make_driver(driver), precision, storage, -1, /*debug=*/true);
+  gpu.driver().start_builds();
+  auto x = gpu.make_field(1000), y = gpu.make_field(1000);
+  gpu.fill(*x, 1);
+  gpu.fill(*y, 2);
+  gpu.axpy(0.5, *x, *y);
+  const auto s = gpu.make_scalars(2);
+  gpu.dot(*x, *y, 1000, *s, 0);
+  std::vector<real> out(2);
+  gpu.read_scalars(*s, out);
+  EXPECT_EQ(out[0], 2500);
+  EXPECT_EQ(gpu.dot(*x, *y, 1000), 2500);
 }
 
 INSTANTIATE_TEST_SUITE_P(

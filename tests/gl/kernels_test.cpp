@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "gl/field_storage.hpp"
@@ -32,6 +33,29 @@ TEST(Kernels, EveryKernelCompilesInBothPrecisions) {
       EXPECT_EQ(prog.local_size(), 256u);
       EXPECT_NE(prog.id(), 0u);
     }
+}
+
+// start_compute returns before the build is known to work; the first use waits for it and
+// throws its error, with the line, and the program is empty after that.
+TEST(Kernels, StartedBuildsReportOnFirstUse) {
+  test::gl_context();
+  Program good = start_compute("copy", Precision::fp64, {{"LOCAL_SIZE", "64"}});
+  EXPECT_NE(good.id(), 0u);
+  EXPECT_EQ(good.local_size(), 64u);
+  Program bad = start_compute_source("broken", "// line 1\nvoid main() {\n  int x = nope;\n}\n",
+                                     Precision::fp64);
+  try {
+    (void)bad.local_size();
+    FAIL() << "no error";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernels/broken.glsl:3:"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(bad.id(), 0u);
+  // A started build dropped unused, and one moved before its first use.
+  { Program unused = start_compute("copy", Precision::fp32); }
+  Program moved = start_compute("copy", Precision::fp32);
+  Program target = std::move(moved);
+  EXPECT_EQ(target.local_size(), 256u);
 }
 
 TEST(Kernels, IncludeOnlyFilesAreNotCompilable) {

@@ -22,9 +22,12 @@
 #include "backend/opengl/compute_driver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend/opengl/gl_backend.hpp"
@@ -68,15 +71,44 @@ void ComputeDriver::start(const GlBackend& be) {
   result_ = Buffer::host_visible(sizeof(double));
 }
 
+namespace {
+
+// The kernels with their own main that program() builds.
+constexpr std::array<std::string_view, 8> kProgramKernels = {
+    "dot",     "dots",       "download_indices", "fill",
+    "max_abs", "pcg_update", "upload_indices",   "upload_range"};
+
+}  // namespace
+
+void ComputeDriver::start_builds() {
+  be_->ops();
+  for (std::string kernel : gl::compilable_kernels()) {
+    kernel.resize(kernel.size() - std::string_view(".glsl").size());
+    if (gl::parse_spec(kernel, gl::embedded_text(kernel + ".glsl")).is_body()) be_->body(kernel);
+  }
+  for (const std::string_view kernel : kProgramKernels) program(std::string(kernel));
+  slot_body();
+}
+
+gl::Body& ComputeDriver::slot_body() {
+  if (!slot_body_)
+    slot_body_ = gl::compile_compute_body("slot_value", be_->acc_precision(), be_->acc_defines(),
+                                          gl::Storage::buffer);
+  return *slot_body_;
+}
+
 gl::Program& ComputeDriver::program(const std::string& key) {
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  SCFD_CHECK(
+      std::find(kProgramKernels.begin(), kProgramKernels.end(), key) != kProgramKernels.end(),
+      "kernels/{}.glsl is not among the compute driver's programs", key);
   gl::Defines defines = be_->acc_defines();
   if (key == "dot" || key == "dots" || key == "pcg_update" || key == "max_abs") {
     defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
     defines.emplace_back("ITEMS", std::to_string(kReduceItems));
   }
   return programs_
-      .emplace(key, gl::compile_compute(key, be_->gl_precision(), defines, be_->storage_kind()))
+      .emplace(key, gl::start_compute(key, be_->gl_precision(), defines, be_->storage_kind()))
       .first->second;
 }
 
@@ -262,16 +294,15 @@ void ComputeDriver::dots(std::span<const FieldStorage* const> x, const FieldStor
 // A kernel that wrote the slots itself (a single invocation dividing two doubles read from the
 // same buffer) gave float's quotient on an H100 (driver 580), where this body gives the double.
 void ComputeDriver::slot_op(GlScalars& s, const SlotProgram& p) {
-  if (!slot_body_)
-    slot_body_ =
-        gl::compile_compute_body("slot_value", s.acc(), be_->acc_defines(), gl::Storage::buffer);
+  SCFD_CHECK(s.acc() == be_->acc_precision(), "slot operation on scalars of another precision");
+  gl::Body& body = slot_body();
   for (index j = 0; j < p.count; ++j) {
     auto& out = slot_fields_[static_cast<std::size_t>(j)];
     if (out.size() == 0 || out.precision() != s.acc())
       out = FieldStorage(1, s.acc(), gl::Storage::buffer, be_->device().max_texture_size);
-    slot_body_->bind({&s.buffer()}, {}, {&out});
-    set_slot_uniforms(*slot_body_, p, j);
-    slot_body_->run(1);
+    body.bind({&s.buffer()}, {}, {&out});
+    set_slot_uniforms(body, p, j);
+    body.run(1);
   }
   const std::size_t bytes = real_bytes(s.acc());
   for (index j = 0; j < p.count; ++j)

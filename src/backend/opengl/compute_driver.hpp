@@ -33,6 +33,9 @@ class ComputeDriver final : public Driver {
   }
   scfd::gl::BodyCompiler body_compiler() const override { return scfd::gl::compile_compute_body; }
   void start(const GlBackend& be) override;
+  // The Operators' kernels, every other body (GlBackend::body), the kernels with their own main
+  // (program) and the slot body, each as its first use would build it.
+  void start_builds() override;
 
   // The gather writes into a host-visible buffer of its own per `out` (a halo plan's send
   // buffer), followed by a fence; gather_end waits on the fence and converts into out.
@@ -63,6 +66,7 @@ class ComputeDriver final : public Driver {
   // A kernel with its own main, compiled on first use, with the accumulator types as defines;
   // reductions also get their geometry.
   scfd::gl::Program& program(const std::string& key);
+  scfd::gl::Body& slot_body();  // slot_value.glsl for the scalars (acc precision, a buffer)
   // Runs reduction `prog`, bound with `partials` and `counter` as its first buffers, over n
   // entries (kBlock texels per workgroup; at least one workgroup, which writes the total of
   // nothing), with `partials` grown to `components` accumulators per workgroup first.
@@ -108,7 +112,7 @@ class ComputeDriver final : public Driver {
   ScatterMap& scatter_map(std::span<const index> indices);
   std::deque<ScatterMap> scatter_maps_;
   // slot_op: slot_value.glsl in the scalars' precision and its one-entry outputs (first use)
-  std::unique_ptr<scfd::gl::Body> slot_body_;
+  std::unique_ptr<scfd::gl::Body> slot_body_;  // slot_body()
   std::array<FieldStorage, 3> slot_fields_;
 };
 

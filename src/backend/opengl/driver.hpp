@@ -68,6 +68,9 @@ class Driver {
   // Called once by the constructor of `be` (which outlives the driver) with its context current,
   // before any call below: the driver keeps `be` to compile and run bodies.
   virtual void start(const GlBackend& be) = 0;
+  // Starts building every kernel the driver may run without waiting for any
+  // (Backend::start_kernel_builds); nothing where the driver builds its kernels otherwise.
+  virtual void start_builds() {}
 
   // The Backend calls that differ, their arguments checked by GlBackend.
   // out[k] = x[indices[k]] (download_indices_begin): `indices` is the device copy of

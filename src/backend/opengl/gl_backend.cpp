@@ -133,6 +133,10 @@ std::size_t GlBackend::device_bytes() const {
   return bytes;
 }
 
+void GlBackend::start_kernel_builds() const {
+  if (device().parallel_compile && !device().software) state_->driver->start_builds();
+}
+
 gl::Body& GlBackend::body(const std::string& kernel) const {
   auto& bodies = state_->bodies;
   if (auto it = bodies.find(kernel); it != bodies.end()) return *it->second;

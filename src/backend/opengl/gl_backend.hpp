@@ -49,6 +49,10 @@ class GlBackend final : public Backend {
   // An overlap's parts start on whole texels and, under the compute driver with textures, whole
   // work groups of 256 (gl/driver.hpp).
   index row_alignment() const override { return 256; }
+  // On a GPU whose driver compiles in its own threads (gl::DeviceInfo::parallel_compile): the
+  // driver's start_builds. Not on a software renderer, where those threads are the host's cores
+  // (a run there builds only the kernels it uses).
+  void start_kernel_builds() const override;
 
   std::unique_ptr<Field> make_field(index n) const override;
   void upload(std::span<const real> host, Field& f) const override;

@@ -284,8 +284,7 @@ void Operators::node_system_assemble(const DeviceMesh& dm, const FieldStorage& d
   SCFD_CHECK(coef.id() != diag.id(), "node_system_assemble: coef and diag are one buffer");
   Program& prog = programs_->node_system_assemble;
   if (prog.id() == 0)
-    prog =
-        scfd::gl::compile_compute("node_system_assemble", P.precision, sell_defines(), P.storage);
+    prog = scfd::gl::start_compute("node_system_assemble", P.precision, sell_defines(), P.storage);
   prog.set_real("b", b_scale);
   prog.set("n", static_cast<std::uint32_t>(m.n_owned_nodes));
   prog.bind({&b.node_edges.slice, &b.node_edges.length, &b.node_edges.item, &b.node_edges.item2,
