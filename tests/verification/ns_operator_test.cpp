@@ -37,6 +37,7 @@
 #include "halo/halo.hpp"
 #include "mesh_io/generate.hpp"
 #include "mesh_io/gmsh.hpp"
+#include "physics/ns/flow.hpp"
 #include "physics/ns/operators.hpp"
 #include "physics/ns/post.hpp"
 #include "physics/ns/setup.hpp"
@@ -531,6 +532,45 @@ INSTANTIATE_TEST_SUITE_P(Meshes, NsOperator,
                          ::testing::Values("cavity-1.msh", "channel-1.msh", "cavity3d-1.msh",
                                            "generated_square", "generated_cube"),
                          kName);
+
+// The solve's initial guess (ns/flow.hpp SolutionHistory) is the quadratic through the last three
+// steps' solutions at their times: exact for x(t) = a + b t + c t^2 over unequal steps (as the
+// Courant number sets them), the equal-step weights 3, -3, 1 bit for bit, the linear guess with
+// two steps known, and an unknown ratio (the first step's) taken as an equal step.
+TEST(SolutionHistory, ExtrapolatesAQuadraticOverUnequalSteps) {
+  const auto be = backend::make_backend("cpu");
+  const auto x_at = [](double t) { return std::vector<real>{1 + 2 * t - 3 * t * t, 5 * t * t}; };
+  const auto guess_after = [&](const std::vector<double>& times, double next) {
+    physics::ns::SolutionHistory h(*be, 2, 0);
+    auto x = be->make_field(2), guess = be->make_field(2);
+    std::vector<real> out(2);
+    for (std::size_t k = 0; k < times.size(); ++k) {
+      be->upload(x_at(times[k]), *x);
+      const double step = k + 1 < times.size() ? times[k + 1] - times[k] : next - times[k];
+      const double prev = k > 0 ? times[k] - times[k - 1] : 0;
+      h.next_guess(*x, step / prev, *guess);  // k = 0: dt / 0 is not finite, taken as 1
+    }
+    be->download(*guess, out);
+    return out;
+  };
+  const std::vector<real> unequal = guess_after({0.0, 0.01, 0.0139, 0.0168}, 0.0193);
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(unequal[i], x_at(0.0193)[i], 1e-14) << i;
+  // Equal steps: 3 x^n - 3 x^(n-1) + x^(n-2) exactly (as the cpu's scale and axpys round it).
+  const std::vector<real> equal = guess_after({0.0, 0.25, 0.5, 0.75}, 1.0);
+  std::vector<real> expected(2);
+  for (int i = 0; i < 2; ++i) {
+    real g = 3 * x_at(0.75)[i];
+    g += -3 * x_at(0.5)[i];
+    g += 1 * x_at(0.25)[i];
+    expected[i] = g;
+  }
+  EXPECT_EQ(equal, expected);
+  // Two known: the line through them (x^n + r (x^n - x^(n-1))), here exact for x linear in t.
+  const std::vector<real> two = guess_after({0.0, 0.1, 0.3}, 0.35);
+  const std::vector<real> line = {x_at(0.3)[0] + 0.25 * (x_at(0.3)[0] - x_at(0.1)[0]),
+                                  x_at(0.3)[1] + 0.25 * (x_at(0.3)[1] - x_at(0.1)[1])};
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(two[i], line[i], 1e-15) << i;
+}
 
 }  // namespace
 }  // namespace scfd

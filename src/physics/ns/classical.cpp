@@ -36,6 +36,7 @@ class NsClassicalModel final : public ns::FlowModel {
     s.fields.push_back({"momentum_solution_before_previous", halo::Entity::face,
                         &u_star_history_.before_previous(), "velocity_flux"});
     s.values.push_back({"momentum_solutions", &u_star_history_.known(), 0.0});
+    s.values.push_back({"momentum_solutions_ratio", &u_star_history_.ratio(), 1.0});
     if (projection_)  // absent from an earlier release's checkpoint: an empty basis
       ns::add_projection_state(s, *projection_, "pressure_increment");
     return s;
@@ -112,8 +113,8 @@ StepReport NsClassicalModel::advance() {
   }
   be_.multiply(*flow_.coef->free, *rhs_, *rhs_);
   be_.axpy(1, *flow_.coef->bc_flux, *rhs_);
-  // The initial guess, fixed faces at their data: the quadratic extrapolation 3 U*^n - 3 U*^(n-1)
-  // + U*^(n-2) of the last momentum solutions (equal steps assumed, as for the other guesses);
+  // The initial guess, fixed faces at their data: the quadratic extrapolation of the last three
+  // momentum solutions at their times (3 U*^n - 3 U*^(n-1) + U*^(n-2) for equal steps);
   // U*^n + r (U*^n - U*^(n-1)) with two (r = dt / dt_prev); before, the projected velocities'
   // U^n + r (U^n - U^(n-1)) = 2 a - U^n (U^n on the first step). U* = U^(n+1) + A~^-1 G0 psi
   // carries the pressure increment that U lacks: on cavity-box 32^3, 40 steps on the cpu,

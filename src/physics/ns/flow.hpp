@@ -134,9 +134,10 @@ class FlowModel : public Model, public FlowAccess {
   int cell_velocity_step_ = -1, vorticity_step_ = -1;  // the step they hold
 };
 
-// A solve's solutions of the last steps, for the next step's initial guess: the quadratic
-// extrapolation 3 x^n - 3 x^(n-1) + x^(n-2) once three consecutive steps' are known (equal steps
-// assumed, as for the pressure's guesses), x^n + r (x^n - x^(n-1)) with two (r = dt / dt_prev).
+// A solve's solutions of the last steps, for the next step's initial guess: the quadratic through
+// the last three consecutive steps' solutions at their times, evaluated at the next step's
+// (3 x^n - 3 x^(n-1) + x^(n-2) for equal steps), x^n + r (x^n - x^(n-1)) with two (r = dt /
+// dt_prev).
 class SolutionHistory {
  public:
   // Fields of n entries; `known`: how many consecutive steps' solutions the caller's x holds now
@@ -145,17 +146,21 @@ class SolutionHistory {
   // guess = the extrapolation through x (the last step's solution, not guess itself) and the kept
   // solutions: true; false, guess untouched, while fewer than two steps' are known. Then x is
   // kept, and the solve about to run counts as the next step's.
+  // ratio: dt / dt_prev of the step about to run (not finite or <= 0: unknown, taken as 1).
   bool next_guess(const Field& x, real ratio, Field& guess);
-  // For a checkpoint: the kept solutions and how many of x, previous and before_previous are
-  // consecutive steps'.
+  // For a checkpoint: the kept solutions, how many of x, previous and before_previous are
+  // consecutive steps', and the last call's ratio (the spacing of x and previous against
+  // previous and before_previous).
   Field& previous() { return *previous_; }
   Field& before_previous() { return *before_previous_; }
   int& known() { return known_; }
+  real& ratio() { return ratio_; }
 
  private:
   const backend::Backend& be_;
   FieldPtr previous_, before_previous_;
   int known_;
+  real ratio_ = 1;  // the last call's ratio (1 before any)
 };
 
 // The state of a pressure solve's projection (solvers/projection.hpp) for a checkpoint: cell
