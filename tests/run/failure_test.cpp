@@ -212,7 +212,10 @@ TEST(Failure, NsExactStoppedBySignalsWritesTheLastState) {
         ++states;
       if (name.ends_with(".h5")) ++checkpoints;
     }
-    EXPECT_EQ(states, 2) << "the initial and the interrupted state\n" << r.err;
+    // A signal that lands inside step 1 (a loaded machine) abandons it: the last good state is
+    // then the initial one, written once.
+    const bool in_first_step = r.err.find("interrupted during step 1:") != std::string::npos;
+    EXPECT_EQ(states, in_first_step ? 1 : 2) << "the initial and the interrupted state\n" << r.err;
     EXPECT_EQ(checkpoints, 1) << r.err;
     fs::remove_all(dir);
   }
