@@ -715,11 +715,13 @@ std::vector<real> matrix_diagonal(const SparseMatrix& a) {
 }
 
 void host_apply(const SparseMatrix& a, std::span<const real> x, std::span<real> y) {
-  for (index i = 0; i < a.rows; ++i) {
-    real s = 0;
-    for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
-    y[i] = s;
-  }
+  parallel_for(a.rows, [&](index first, index end) {
+    for (index i = first; i < end; ++i) {
+      real s = 0;
+      for (index k = a.offset[i]; k < a.offset[i + 1]; ++k) s += a.value[k] * x[a.column[k]];
+      y[i] = s;
+    }
+  });
 }
 
 HodgeStar diagonal_star(std::vector<real> d, index owned) {

@@ -9,6 +9,7 @@
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
 #include "solvers/assembly.hpp"
@@ -135,7 +136,10 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
   // stays below 2 / lambda_max unless the estimate is 25 % low. Every rank's owned faces
   // together.
   std::vector<real> start(static_cast<std::size_t>(u_->size()), 0);
-  for (index f = 0; f < owned_; ++f) start[static_cast<std::size_t>(f)] = 1 + std::sin(0.37 * f);
+  // On the host threads: 16.5M sines at 8.2M tets took 0.3 s on one (an H200 node's timeline).
+  parallel_for(owned_, [&](index first, index end) {
+    for (index f = first; f < end; ++f) start[static_cast<std::size_t>(f)] = 1 + std::sin(0.37 * f);
+  });
   FieldPtr r = be_.make_field_from(start), p = be_.make_field(u_->size());
   Field &z = *u_, &q = *v_;  // z = S r is 0 at the ghosts and the fixed faces, and so is p
   be_.matrix_apply(*inverse_, *r, z);
