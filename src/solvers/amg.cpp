@@ -190,19 +190,20 @@ AmgOptions amg_options(const backend::Backend& be) {
   return options;
 }
 
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
-                              halo::HaloPlan& plan, const std::string& what) {
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::HaloPlan& plan,
+                              const std::string& what) {
   const Timer timer;
   const SetupPart part(Part::multigrid);
   const AmgOptions options = amg_options(be);
   const bool ranks = world_size() > 1;
-  AmgHierarchy h = ranks ? build_amg(a, plan, options) : build_amg(a, options);
+  AmgHierarchy h =
+      ranks ? build_amg(std::move(a), plan, options) : build_amg(std::move(a), options);
   // The finest level's exchanges carry only the ghosts its matrix reads (a third of the
   // node-sharing layer for a cell Laplacian; with A's rows at the ghosts, those rows' reads too).
   halo::HaloPlan* fine_plan = &plan;
   if (ranks) {
     AmgLevel& fine = h.levels[0];
-    fine.plan = std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, a)));
+    fine.plan = std::make_unique<halo::HaloPlan>(plan.narrowed(halo::ghosts_read(plan, fine.a)));
     fine_plan = fine.plan.get();
     if (fine.a_halo.rows > 0)
       fine.rhs_plan =

@@ -86,14 +86,15 @@ struct AmgHierarchy {
 };
 
 // a: symmetric with a positive diagonal, positive semi-definite (the constants may be its null
-// space, as for a pressure system without an outlet).
-AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options = {});
+// space, as for a pressure system without an outlet). It becomes the finest level's matrix (pass
+// a temporary or std::move: at 8.2M cells a copy is half a gigabyte).
+AmgHierarchy build_amg(SparseMatrix a, const AmgOptions& options = {});
 // Several ranks (collective): a holds this rank's rows with a column per local entity of `plan`
 // (owned first, solvers/assembly.hpp). Aggregates are formed within each rank's rows; P is
 // smoothed and the coarse operators are the Galerkin products with the whole operator, couplings
 // between ranks included, each level with its own halo plan, down to options.gather_size rows in
 // all; every rank keeps the serial hierarchy of the gathered last level.
-AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options);
+AmgHierarchy build_amg(SparseMatrix a, halo::HaloPlan& plan, const AmgOptions& options);
 
 // The aggregate of every row (-1: a row without strong neighbours, left out of the coarse space)
 // and the number of aggregates.
@@ -164,7 +165,7 @@ AmgOptions amg_options(const backend::Backend& be);
 // local entity of `plan`, owned first) with the default options, distributed with several ranks
 // (collective), and stores it on `be` for fields of plan.n_local() entries. Logs
 // "<what> preconditioner: AMG, <levels>, set-up <s> s" (rank 0's rows with several ranks).
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, const SparseMatrix& a,
-                              halo::HaloPlan& plan, const std::string& what);
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::HaloPlan& plan,
+                              const std::string& what);
 
 }  // namespace scfd::solvers

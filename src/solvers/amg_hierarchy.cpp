@@ -421,11 +421,11 @@ bool coarsen(const SparseMatrix& own, const std::vector<real>& d, real omega, re
 
 }  // namespace
 
-AmgHierarchy build_amg(const SparseMatrix& a, const AmgOptions& options) {
+AmgHierarchy build_amg(SparseMatrix a, const AmgOptions& options) {
   a.check();
   SCFD_CHECK(a.rows == a.cols, "AMG of a {} x {} matrix", a.rows, a.cols);
   AmgHierarchy h;
-  h.levels.emplace_back().a = a;
+  h.levels.emplace_back().a = std::move(a);
   for (;;) {
     AmgLevel& level = h.levels.back();
     if (std::string why = diagonal_problem(level.a, h.levels.size() - 1); !why.empty())
@@ -761,16 +761,16 @@ AmgHierarchy::Gathered gather_level(const AmgLevel& last, halo::HaloPlan& plan,
 
 }  // namespace
 
-AmgHierarchy build_amg(const SparseMatrix& a, halo::HaloPlan& plan, const AmgOptions& options) {
+AmgHierarchy build_amg(SparseMatrix a, halo::HaloPlan& plan, const AmgOptions& options) {
   a.check();
   SCFD_CHECK(a.rows == plan.n_owned() && a.cols == plan.n_local(),
              "AMG of a {} x {} matrix for {} owned of {} local entities", a.rows, a.cols,
              plan.n_owned(), plan.n_local());
   const int me = world_rank();
-  AmgHierarchy h;
-  h.levels.emplace_back().a = a;
-  halo::HaloPlan* fine_plan = &plan;
   std::vector<index> first = global_offsets(a.rows);
+  AmgHierarchy h;
+  h.levels.emplace_back().a = std::move(a);
+  halo::HaloPlan* fine_plan = &plan;
   for (;;) {
     AmgLevel& level = h.levels.back();
     const SparseMatrix own = owned_block(level.a);

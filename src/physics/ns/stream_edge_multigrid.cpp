@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "backend/operator_matrices.hpp"
@@ -158,7 +159,7 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
         }
         kkk.offset.push_back(kkk.entries());
       }
-    amg_ = solvers::make_amg(op_.be_, kkk, *plan_, "stream (S, nodal vector space)");
+    amg_ = solvers::make_amg(op_.be_, std::move(kkk), *plan_, "stream (S, nodal vector space)");
   }
 
   const StreamOperator& op_;
