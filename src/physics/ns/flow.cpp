@@ -237,8 +237,8 @@ bool SolutionHistory::next_guess(const Field& x, real ratio, Field& guess) {
     be_.axpy(-h * (h + 1 + h2) / h2, *previous_, guess);
     be_.axpy(h * (h + 1) / ((1 + h2) * h2), *before_previous_, guess);
   } else if (known_ == 2) {
-    be_.scale(1 + ratio, x, guess);
-    be_.axpy(-ratio, *previous_, guess);
+    be_.scale(1 + r, x, guess);
+    be_.axpy(-r, *previous_, guess);
   }
   be_.copy(*previous_, *before_previous_);
   be_.copy(x, *previous_);
