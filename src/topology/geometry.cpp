@@ -13,13 +13,18 @@
 //   3D: quad (m_pq, centroid(pqk), g, centroid(pql)):  S = (x_k + x_l - x_p - x_q)×(x_l - x_k) /
 //   24, 2D: segment (m_pq, g):                             S = rot_-90(g - m_pq), both satisfying
 //   S·(x_q - x_p) > 0 (= V/2 in 3D, 2A/3 in 2D), i.e. pointing from p to q.
+// Every loop runs on the host threads (core/threads.hpp), each item written by one thread: a
+// node's and an edge's sums over their cells are gathered in ascending cell order, so the bits
+// are those of one loop over the cells and do not depend on the thread count.
 // Reference: Barth, "Numerical aspects of computing viscous high Reynolds number flows on
 // unstructured meshes", AIAA 91-0721 (median dual and its equivalence with P1 Galerkin);
 // Shewchuk, "Lecture notes on geometric robustness" (2013) for the circumcentre formulas.
+#include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "topology/build_steps.hpp"
 
 namespace scfd::topology::detail {
@@ -56,16 +61,18 @@ void cell_geometry(Mesh& m) {
   m.cell_volume.resize(nc);
   m.cell_centroid.resize(nc);
   m.cell_circumcentre.resize(nc);
-  for (index c = 0; c < m.n_cells; ++c) {
-    const CellNodes cn = gather(m, c);
-    const real v = signed_volume(m.dim, cn.x.data());
-    SCFD_CHECK(v > 0, "cell {} has volume {} after orientation", c, v);
-    m.cell_volume[c] = v;
-    Vec3 s = cn.x[0] + cn.x[1] + cn.x[2];
-    if (m.dim == 3) s += cn.x[3];
-    m.cell_centroid[c] = s / real(m.dim + 1);
-    m.cell_circumcentre[c] = circumcentre(m.dim, cn.x);
-  }
+  parallel_for(m.n_cells, [&](index first, index end) {
+    for (index c = first; c < end; ++c) {
+      const CellNodes cn = gather(m, c);
+      const real v = signed_volume(m.dim, cn.x.data());
+      SCFD_CHECK(v > 0, "cell {} has volume {} after orientation", c, v);
+      m.cell_volume[c] = v;
+      Vec3 s = cn.x[0] + cn.x[1] + cn.x[2];
+      if (m.dim == 3) s += cn.x[3];
+      m.cell_centroid[c] = s / real(m.dim + 1);
+      m.cell_circumcentre[c] = circumcentre(m.dim, cn.x);
+    }
+  });
 }
 
 void face_geometry(Mesh& m) {
@@ -75,27 +82,29 @@ void face_geometry(Mesh& m) {
   m.face_normal.resize(nf);
   m.face_centre.resize(nf);
   m.face_dist.resize(nf);
-  for (std::size_t f = 0; f < nf; ++f) {
-    const Vec3& x0 = m.node_x[m.face_nodes[f * d]];
-    const Vec3& x1 = m.node_x[m.face_nodes[f * d + 1]];
-    Vec3 a, centre;
-    if (d == 3) {
-      const Vec3& x2 = m.node_x[m.face_nodes[f * d + 2]];
-      a = cross(x1 - x0, x2 - x0) / 2;
-      centre = (x0 + x1 + x2) / 3;
-    } else {
-      const Vec3 t = x1 - x0;
-      a = Vec3{t.y, -t.x, 0};
-      centre = (x0 + x1) / 2;
+  parallel_for(m.n_faces, [&](index first, index end) {
+    for (auto f = static_cast<std::size_t>(first); f < static_cast<std::size_t>(end); ++f) {
+      const Vec3& x0 = m.node_x[m.face_nodes[f * d]];
+      const Vec3& x1 = m.node_x[m.face_nodes[f * d + 1]];
+      Vec3 a, centre;
+      if (d == 3) {
+        const Vec3& x2 = m.node_x[m.face_nodes[f * d + 2]];
+        a = cross(x1 - x0, x2 - x0) / 2;
+        centre = (x0 + x1 + x2) / 3;
+      } else {
+        const Vec3 t = x1 - x0;
+        a = Vec3{t.y, -t.x, 0};
+        centre = (x0 + x1) / 2;
+      }
+      const real area = norm(a);
+      m.face_area[f] = area;
+      m.face_normal[f] = a / area;
+      m.face_centre[f] = centre;
+      const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
+      const Vec3 to = c2 != kNone ? m.cell_circumcentre[c2] : centre;
+      m.face_dist[f] = dot(to - m.cell_circumcentre[c1], m.face_normal[f]);
     }
-    const real area = norm(a);
-    m.face_area[f] = area;
-    m.face_normal[f] = a / area;
-    m.face_centre[f] = centre;
-    const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
-    const Vec3 to = c2 != kNone ? m.cell_circumcentre[c2] : centre;
-    m.face_dist[f] = dot(to - m.cell_circumcentre[c1], m.face_normal[f]);
-  }
+  });
 }
 
 // Outward area vectors of the cell's faces, local face k opposite local node k.
@@ -113,34 +122,45 @@ std::array<Vec3, 4> face_vectors(int dim, const std::array<Vec3, 4>& x) {
   return a;
 }
 
-// Adds one cell's share to node_dual_volume, edge_dual_normal and edge_stiffness.
-void add_cell_dual(const std::vector<index>& cell_edges, index c, Mesh& m) {
-  const int d = m.dim, w = d + 1;
-  const CellNodes cn = gather(m, c);
-  const real v = m.cell_volume[c];
-  for (int k = 0; k < w; ++k) m.node_dual_volume[cn.n[k]] += v / w;
-  const std::array<Vec3, 4> a = face_vectors(d, cn.x);  // grad(phi_k) = -a[k] / (d v)
-  const Vec3& g = m.cell_centroid[c];
-  const int n_local = d == 3 ? 6 : 3;
-  for (int e = 0; e < n_local; ++e) {
-    int p, q;
-    Vec3 s;
-    if (d == 3) {
-      const std::array<int, 4>& t = kTetEdge[e];
-      p = t[0];
-      q = t[1];
-      s = cross(cn.x[t[2]] + cn.x[t[3]] - cn.x[p] - cn.x[q], cn.x[t[3]] - cn.x[t[2]]) / 24;
-    } else {
-      p = kTriFace[e][0];  // local edge e is opposite local node e
-      q = kTriFace[e][1];
-      const Vec3 r = g - (cn.x[p] + cn.x[q]) / 2;
-      s = Vec3{r.y, -r.x, 0};
+// node_dual_volume, edge_dual_normal and edge_stiffness: sums over cells, gathered per node from
+// its cells in ascending order (node_cells), each edge by its first (lower) node; so each sum
+// is formed from zero in ascending cell order, as one loop over the cells would form it.
+void dual_geometry(const std::vector<index>& cell_edges, Mesh& m) {
+  const int d = m.dim, w = d + 1, n_local = d == 3 ? 6 : 3;
+  m.node_dual_volume.resize(static_cast<std::size_t>(m.n_nodes));
+  m.edge_dual_normal.assign(static_cast<std::size_t>(m.n_edges), Vec3{});
+  m.edge_stiffness.assign(static_cast<std::size_t>(m.n_edges), 0);
+  parallel_for(m.n_nodes, [&](index first, index end) {
+    for (index n = first; n < end; ++n) {
+      real dual = 0;
+      for (const index c : m.node_cells.row(n)) {
+        const real v = m.cell_volume[c];
+        dual += v / w;
+        const CellNodes cn = gather(m, c);
+        if (*std::max_element(cn.n.begin(), cn.n.begin() + w) == n) continue;  // no edge from n
+        const std::array<Vec3, 4> a = face_vectors(d, cn.x);  // grad(phi_k) = -a[k] / (d v)
+        for (int e = 0; e < n_local; ++e) {
+          // 2D: local edge e is opposite local node e.
+          const int p = d == 3 ? kTetEdge[e][0] : kTriFace[e][0];
+          const int q = d == 3 ? kTetEdge[e][1] : kTriFace[e][1];
+          if (std::min(cn.n[p], cn.n[q]) != n) continue;  // the edge's first node adds it
+          Vec3 s;
+          if (d == 3) {
+            const std::array<int, 4>& t = kTetEdge[e];
+            s = cross(cn.x[t[2]] + cn.x[t[3]] - cn.x[p] - cn.x[q], cn.x[t[3]] - cn.x[t[2]]) / 24;
+          } else {
+            const Vec3 r = m.cell_centroid[c] - (cn.x[p] + cn.x[q]) / 2;
+            s = Vec3{r.y, -r.x, 0};
+          }
+          const index edge = cell_edges[std::size_t(c) * n_local + e];
+          const bool forward = m.edge_nodes[2 * std::size_t(edge)] == cn.n[p];
+          m.edge_dual_normal[edge] += forward ? s : -s;
+          m.edge_stiffness[edge] -= dot(a[p], a[q]) / (d * d * v);
+        }
+      }
+      m.node_dual_volume[n] = dual;
     }
-    const index edge = cell_edges[std::size_t(c) * n_local + e];
-    const bool forward = m.edge_nodes[2 * std::size_t(edge)] == cn.n[p];
-    m.edge_dual_normal[edge] += forward ? s : -s;
-    m.edge_stiffness[edge] -= dot(a[p], a[q]) / (d * d * v);
-  }
+  });
 }
 
 }  // namespace
@@ -148,10 +168,7 @@ void add_cell_dual(const std::vector<index>& cell_edges, index c, Mesh& m) {
 void compute_geometry(const std::vector<index>& cell_edges, Mesh& m) {
   cell_geometry(m);
   face_geometry(m);
-  m.node_dual_volume.assign(static_cast<std::size_t>(m.n_nodes), 0);
-  m.edge_dual_normal.assign(static_cast<std::size_t>(m.n_edges), Vec3{});
-  m.edge_stiffness.assign(static_cast<std::size_t>(m.n_edges), 0);
-  for (index c = 0; c < m.n_cells; ++c) add_cell_dual(cell_edges, c, m);
+  dual_geometry(cell_edges, m);
 }
 
 }  // namespace scfd::topology::detail
