@@ -14,6 +14,7 @@
 #include <array>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "topology/build_steps.hpp"
 #include "topology/slot_sort.hpp"
 
@@ -23,16 +24,26 @@ Csr transpose(index n_cols, int width, const std::vector<index>& items,
               const std::vector<std::int8_t>& sign) {
   Csr t;
   t.offset.assign(static_cast<std::size_t>(n_cols) + 1, 0);
-  for (index col : items) ++t.offset[col + 1];
+  // The columns cut among the host threads: each thread walks every item and takes those of its
+  // columns, so a column's items stay in item order (the output of one walk, on any count).
+  const std::vector<index> columns = chunk_bounds(n_cols);
+  const auto in = [](index col, index begin, index end) { return col >= begin && col < end; };
+  for_chunks(columns, [&](std::size_t, index begin, index end) {
+    for (const index col : items)
+      if (in(col, begin, end)) ++t.offset[col + 1];
+  });
   for (index c = 0; c < n_cols; ++c) t.offset[c + 1] += t.offset[c];
   t.item.resize(items.size());
   if (!sign.empty()) t.sign.resize(items.size());
-  std::vector<index> next(t.offset.begin(), t.offset.end() - 1);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const index pos = next[items[i]]++;
-    t.item[pos] = static_cast<index>(i / width);
-    if (!sign.empty()) t.sign[pos] = sign[i];
-  }
+  for_chunks(columns, [&](std::size_t, index begin, index end) {
+    std::vector<index> next(t.offset.begin() + begin, t.offset.begin() + end);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!in(items[i], begin, end)) continue;
+      const index pos = next[items[i] - begin]++;
+      t.item[pos] = static_cast<index>(i / width);
+      if (!sign.empty()) t.sign[pos] = sign[i];
+    }
+  });
   return t;
 }
 

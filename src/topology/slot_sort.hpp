@@ -11,8 +11,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
+#include "core/error.hpp"
+#include "core/threads.hpp"
 #include "core/types.hpp"
 
 namespace scfd::topology::detail {
@@ -49,43 +52,62 @@ inline std::uint64_t pack_key(index a, index b) {
          static_cast<std::uint32_t>(b);
 }
 
-// describe(slot, bucket&, key&) gives the bucket (< n_buckets) and key of each slot; it is
-// called twice per slot (count, then place) so that no unsorted copy is kept.
+// describe(slot, bucket&, key&) gives the bucket (< n_buckets) and key of each slot; it runs
+// on the host threads (it only reads) and is called twice per slot (bucket, then place), so the
+// unsorted slots are kept as one bucket number (4 bytes) each, not as records. The result does
+// not depend on the thread count: each thread walks every slot and places those of its buckets,
+// in slot order.
 template <typename Describe>
 SortedSlots sort_slots(std::uint32_t n_slots, index n_buckets, Describe describe) {
+  SCFD_CHECK(n_slots <= static_cast<std::uint32_t>(std::numeric_limits<index>::max()),
+             "{} slots to sort", n_slots);
+  const auto n = static_cast<index>(n_slots);
+  std::vector<std::uint32_t> bucket_of(n_slots);
+  parallel_for(n, [&](index first, index end) {
+    std::uint64_t key = 0;
+    for (index s = first; s < end; ++s)
+      describe(static_cast<std::uint32_t>(s), bucket_of[static_cast<std::size_t>(s)], key);
+  });
   SortedSlots out;
   out.start.assign(static_cast<std::size_t>(n_buckets) + 1, 0);
-  std::uint32_t bucket = 0;
-  std::uint64_t key = 0;
-  for (std::uint32_t s = 0; s < n_slots; ++s) {
-    describe(s, bucket, key);
-    ++out.start[bucket + 1];
-  }
+  const std::vector<index> buckets = chunk_bounds(n_buckets);
+  const auto mine = [](std::uint32_t b, index begin, index end) {
+    return b >= static_cast<std::uint32_t>(begin) && b < static_cast<std::uint32_t>(end);
+  };
+  for_chunks(buckets, [&](std::size_t, index begin, index end) {
+    for (const std::uint32_t b : bucket_of)
+      if (mine(b, begin, end)) ++out.start[b + 1];
+  });
   for (index b = 0; b < n_buckets; ++b) out.start[b + 1] += out.start[b];
   out.rec.resize(n_slots);
-  {
-    std::vector<std::uint32_t> next(out.start.begin(), out.start.end() - 1);
+  for_chunks(buckets, [&](std::size_t, index begin, index end) {
+    std::vector<std::uint32_t> next(out.start.begin() + begin, out.start.begin() + end);
+    std::uint32_t bucket = 0;
+    std::uint64_t key = 0;
     for (std::uint32_t s = 0; s < n_slots; ++s) {  // slots stay ascending within a bucket
+      if (!mine(bucket_of[s], begin, end)) continue;
       describe(s, bucket, key);
-      out.rec[next[bucket]++] = SlotKey{key, s};
+      out.rec[next[bucket - static_cast<std::uint32_t>(begin)]++] = SlotKey{key, s};
     }
-  }
+  });
   const auto by_key = [](const SlotKey& x, const SlotKey& y) { return x.key < y.key; };
-  for (index b = 0; b < n_buckets; ++b) {
-    SlotKey* first = out.rec.data() + out.start[b];
-    SlotKey* last = out.rec.data() + out.start[b + 1];
-    if (last - first > 64) {  // a node with unusually many cells (e.g. a fan)
-      std::stable_sort(first, last, by_key);
-      continue;
+  parallel_for(n_buckets, [&](index b_first, index b_end) {
+    for (index b = b_first; b < b_end; ++b) {
+      SlotKey* first = out.rec.data() + out.start[b];
+      SlotKey* last = out.rec.data() + out.start[b + 1];
+      if (last - first > 64) {  // a node with unusually many cells (e.g. a fan)
+        std::stable_sort(first, last, by_key);
+        continue;
+      }
+      // Insertion sort: buckets are short and already ordered by slot; stable.
+      for (SlotKey* i = first + 1; i < last; ++i) {
+        const SlotKey v = *i;
+        SlotKey* j = i;
+        for (; j > first && (j - 1)->key > v.key; --j) *j = *(j - 1);
+        *j = v;
+      }
     }
-    // Insertion sort: buckets are short and already ordered by slot; stable.
-    for (SlotKey* i = first + 1; i < last; ++i) {
-      const SlotKey v = *i;
-      SlotKey* j = i;
-      for (; j > first && (j - 1)->key > v.key; --j) *j = *(j - 1);
-      *j = v;
-    }
-  }
+  });
   return out;
 }
 

@@ -48,8 +48,10 @@ std::vector<std::uint64_t> bits(const std::vector<Vec3>& v) {
 }
 
 // The geometry loops run on the host threads, the dual's sums gathered per node in ascending
-// cell order: the same bits on 1 and on 3 threads (as on one loop over the cells). The meshes
-// are large enough for 3 chunks of nodes (a loop's chunks hold at least 4,096 items).
+// cell order; the faces' and edges' matching (slot_sort.hpp) and the transposes (node_cells,
+// node_edges, curl_faces) are cut by buckets and columns, each walking the slots in order: the
+// same numbering and the same bits on 1 and on 3 threads (as in one serial pass). The meshes are
+// large enough for 3 chunks of nodes (a loop's chunks hold at least 4,096 items).
 TEST(TopologyGeometry, SameBitsOnAnyThreadCount) {
   for (const RawMesh& raw :
        {mesh_io::generate_square(130, 110, 0.25), mesh_io::generate_cube(24, 23, 22, 0.25)}) {
@@ -68,6 +70,20 @@ TEST(TopologyGeometry, SameBitsOnAnyThreadCount) {
     EXPECT_EQ(bits(one.node_dual_volume), bits(three.node_dual_volume));
     EXPECT_EQ(bits(one.edge_dual_normal), bits(three.edge_dual_normal));
     EXPECT_EQ(bits(one.edge_stiffness), bits(three.edge_stiffness));
+    EXPECT_EQ(one.face_nodes, three.face_nodes);
+    EXPECT_EQ(one.face_cells, three.face_cells);
+    EXPECT_EQ(one.cell_faces, three.cell_faces);
+    EXPECT_EQ(one.cell_face_sign, three.cell_face_sign);
+    EXPECT_EQ(one.edge_nodes, three.edge_nodes);
+    EXPECT_EQ(one.face_curl, three.face_curl);
+    EXPECT_EQ(one.face_curl_sign, three.face_curl_sign);
+    for (const auto& [a, b] : {std::pair{&one.node_cells, &three.node_cells},
+                               std::pair{&one.node_edges, &three.node_edges},
+                               std::pair{&one.curl_faces, &three.curl_faces}}) {
+      EXPECT_EQ(a->offset, b->offset);
+      EXPECT_EQ(a->item, b->item);
+      EXPECT_EQ(a->sign, b->sign);
+    }
   }
 }
 
