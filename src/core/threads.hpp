@@ -8,6 +8,7 @@
 // or 16 threads. The threads call no MPI, and none outlives the loop that started it.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -34,5 +35,33 @@ void for_chunks(const std::vector<index>& bounds,
 // for_chunks over chunk_bounds(n, grain), for loops whose items write disjoint places.
 void parallel_for(index n, const std::function<void(index begin, index end)>& body,
                   index grain = 4096);
+
+// Sorts v ascending on the host threads: each chunk sorted apart, then merged pairwise. For
+// elements no two of which compare equal (e.g. pairs of a key and a distinct index) the result
+// is the one order there is, so it does not depend on the thread count.
+template <typename T>
+void parallel_sort(std::vector<T>& v) {
+  std::vector<index> bounds = chunk_bounds(static_cast<index>(v.size()), 1 << 16);
+  for_chunks(bounds, [&](std::size_t, index begin, index end) {
+    std::sort(v.begin() + begin, v.begin() + end);
+  });
+  std::vector<T> merged(bounds.size() > 2 ? v.size() : 0);
+  while (bounds.size() > 2) {  // chunks 2p and 2p + 1 merged into one, all pairs at once
+    const std::size_t chunks = bounds.size() - 1, n_pairs = (chunks + 1) / 2;
+    const auto bound = [&](std::size_t i) { return bounds[std::min(i, chunks)]; };
+    for_chunks(
+        chunk_bounds(static_cast<index>(n_pairs), 1), [&](std::size_t, index first, index last) {
+          for (auto p = static_cast<std::size_t>(first); p < static_cast<std::size_t>(last); ++p)
+            std::merge(v.begin() + bound(2 * p), v.begin() + bound(2 * p + 1),
+                       v.begin() + bound(2 * p + 1), v.begin() + bound(2 * p + 2),
+                       merged.begin() + bound(2 * p));
+        });
+    std::vector<index> next;
+    for (std::size_t p = 0; p < n_pairs; ++p) next.push_back(bound(2 * p));
+    next.push_back(bounds.back());
+    bounds = std::move(next);
+    v.swap(merged);
+  }
+}
 
 }  // namespace scfd

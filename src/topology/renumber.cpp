@@ -13,6 +13,7 @@
 #include <numeric>
 #include <utility>
 
+#include "core/threads.hpp"
 #include "topology/build_steps.hpp"
 
 namespace scfd::topology::detail {
@@ -68,12 +69,16 @@ class MortonCoder {
 // Indices 0..n-1 sorted by Morton code of points[i] (stable in i).
 std::vector<index> morton_order(int dim, const std::vector<Vec3>& points) {
   const MortonCoder coder(dim, points);
+  const auto n = static_cast<index>(points.size());
   std::vector<std::pair<std::uint64_t, index>> keyed(points.size());
-  for (std::size_t i = 0; i < points.size(); ++i)
-    keyed[i] = {coder.code(points[i]), static_cast<index>(i)};
-  std::sort(keyed.begin(), keyed.end());
+  parallel_for(n, [&](index first, index end) {
+    for (index i = first; i < end; ++i) keyed[i] = {coder.code(points[i]), i};
+  });
+  parallel_sort(keyed);  // no two equal: the index breaks ties
   std::vector<index> order(points.size());
-  for (std::size_t i = 0; i < keyed.size(); ++i) order[i] = keyed[i].second;
+  parallel_for(n, [&](index first, index end) {
+    for (index i = first; i < end; ++i) order[i] = keyed[i].second;
+  });
   return order;
 }
 
@@ -92,11 +97,13 @@ Numbering locality_order(const mesh_io::RawMesh& raw, const std::vector<index>& 
   num.node_old = morton_order(raw.dim, raw.nodes);
   const int w = raw.dim + 1;
   std::vector<Vec3> centroid(static_cast<std::size_t>(raw.n_cells()));
-  for (std::size_t c = 0; c < centroid.size(); ++c) {
-    Vec3 s{};
-    for (int k = 0; k < w; ++k) s += raw.nodes[cells[c * w + k]];
-    centroid[c] = s / real(w);
-  }
+  parallel_for(raw.n_cells(), [&](index first, index end) {
+    for (auto c = static_cast<std::size_t>(first); c < static_cast<std::size_t>(end); ++c) {
+      Vec3 s{};
+      for (int k = 0; k < w; ++k) s += raw.nodes[cells[c * w + k]];
+      centroid[c] = s / real(w);
+    }
+  });
   num.cell_old = morton_order(raw.dim, centroid);
   return num;
 }

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace scfd {
@@ -63,6 +66,27 @@ TEST(HostThreads, TheFirstFailingChunksExceptionReachesTheCaller) {
     EXPECT_STREQ(e.what(), "chunk 1");
   }
   EXPECT_EQ(ran, 4);  // the others ran to their end
+}
+
+// parallel_sort: chunks sorted on the threads and merged pairwise, for any chunk count (odd
+// ones leave a chunk alone in a round) and sizes below and above a chunk; keys with ties broken
+// by a distinct index come out as std::sort puts them.
+TEST(HostThreads, ParallelSortSortsAsStdSortDoes) {
+  for (const int threads : {1, 2, 3, 5, 16})
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{70000}, std::size_t{300001}}) {
+      const WithThreads with(threads);
+      std::vector<std::pair<std::uint64_t, index>> v(n);
+      std::uint64_t x = 12345;
+      for (std::size_t i = 0; i < n; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        v[i] = {x >> 50, static_cast<index>(i)};  // few distinct keys: many ties on the key
+      }
+      std::vector<std::pair<std::uint64_t, index>> want = v;
+      std::sort(want.begin(), want.end());
+      parallel_sort(v);
+      EXPECT_EQ(v, want) << threads << " threads, " << n << " items";
+    }
 }
 
 }  // namespace
