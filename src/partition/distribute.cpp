@@ -1,13 +1,16 @@
 // distribute (distribute.hpp): rank 0 partitions the serial mesh, broadcasts a status (so that a
 // partition error reaches every rank as the same InputError instead of leaving them waiting),
-// then cuts, packs and sends each rank's mesh in turn (one packed mesh in memory at a time) and
-// keeps its own. Messages larger than 1 GiB are sent in pieces (MPI counts are int).
+// then cuts and packs the ranks' meshes on its host threads, as many ranks at a time as it has
+// threads (so at most that many packed meshes in memory), sends each in rank order and keeps its
+// own. Messages larger than 1 GiB are sent in pieces (MPI counts are int).
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "partition/distribute.hpp"
 #include "partition/extract.hpp"
 #include "partition/local_numbering.hpp"
@@ -73,9 +76,28 @@ topology::Mesh distribute(const topology::Mesh* global, MPI_Comm comm, Partition
   if (size == 1) return *global;
   if (rank != 0) return unpack(recv_bytes(0, comm));
   const detail::Owners owners = detail::compute_owners(*global, part);
-  for (int r = 1; r < size; ++r)
-    send_bytes(pack(detail::extract_rank(*global, part, owners, r)), r, comm);
-  return detail::extract_rank(*global, part, owners, 0);
+  topology::Mesh mine;
+  const int wave = host_threads();
+  for (int first = 0; first < size; first += wave) {
+    const int n = std::min(size - first, wave);
+    std::vector<std::vector<std::byte>> packed(static_cast<std::size_t>(n));
+    parallel_for(
+        n,
+        [&](index begin, index end) {
+          for (index i = begin; i < end; ++i) {
+            const int r = first + i;
+            if (r == 0)
+              mine = detail::extract_rank(*global, part, owners, 0);
+            else
+              packed[static_cast<std::size_t>(i)] =
+                  pack(detail::extract_rank(*global, part, owners, r));
+          }
+        },
+        1);
+    for (int r = std::max(first, 1); r < first + n; ++r)
+      send_bytes(packed[static_cast<std::size_t>(r - first)], r, comm);
+  }
+  return mine;
 }
 
 }  // namespace scfd::partition

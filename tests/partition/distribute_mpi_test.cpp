@@ -1,11 +1,12 @@
 // distribute() under mpirun (np = 2, 3, 4): every rank receives exactly the mesh that
 // extract_local cuts for it (all fields, and the same bytes when packed), the quality figures are
 // the same on every rank, and a mesh with fewer cells than ranks gives the same InputError on
-// every rank without hanging.
+// every rank without hanging; the same when rank 0 cuts the meshes on several threads.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "partition/distribute.hpp"
 #include "partition/extract.hpp"
 #include "partition/fixtures.hpp"
@@ -42,6 +43,19 @@ TEST_P(PartitionDistribute, EachRankGetsItsExtractedMesh) {
   MPI_Allreduce(figures, high, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(low[0], high[0]);
   EXPECT_EQ(low[1], high[1]);
+}
+
+// Rank 0 cuts and packs two ranks' meshes at a time on two threads (in two waves at np 3 and 4):
+// every rank still receives exactly its extracted mesh.
+TEST_P(PartitionDistribute, RanksCutOnThreadsGetTheirExtractedMeshes) {
+  const Mesh& global = test_mesh(GetParam());
+  const int threads = host_threads();
+  set_host_threads(2);
+  const Mesh mine = distribute(comm_rank() == 0 ? &global : nullptr, MPI_COMM_WORLD);
+  set_host_threads(threads);
+  const Mesh want = extract_local(global, test_parts(GetParam(), comm_size()), comm_rank());
+  expect_mesh_equal(mine, want);
+  EXPECT_TRUE(pack(mine) == pack(want));
 }
 
 INSTANTIATE_TEST_SUITE_P(partition, PartitionDistribute,
