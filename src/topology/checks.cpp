@@ -13,8 +13,10 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "topology/build_steps.hpp"
 
 namespace scfd::topology::detail {
@@ -98,14 +100,29 @@ real checked_volume(const RawMesh& raw, const std::vector<index>& cells, index c
 }
 
 void orient_cells(const RawMesh& raw, std::vector<index>& cells, std::vector<std::string>* notes) {
-  index n_neg = 0, first_neg = kNone, first_pos = kNone;
-  for (index c = 0; c < raw.n_cells(); ++c) {
-    if (checked_volume(raw, cells, c) < 0) {
-      ++n_neg;
-      if (first_neg == kNone) first_neg = c;
-    } else if (first_pos == kNone) {
-      first_pos = c;
+  // The volumes on the host threads, each chunk counting its own; the first degenerate cell's
+  // error is the one a serial loop would throw (for_chunks rethrows the first chunk's).
+  struct Signs {
+    index n_neg = 0, first_neg = kNone, first_pos = kNone;
+  };
+  const std::vector<index> bounds = chunk_bounds(raw.n_cells());
+  std::vector<Signs> chunk(bounds.size());
+  for_chunks(bounds, [&](std::size_t k, index begin, index end) {
+    Signs& s = chunk[k];
+    for (index c = begin; c < end; ++c) {
+      if (checked_volume(raw, cells, c) < 0) {
+        ++s.n_neg;
+        if (s.first_neg == kNone) s.first_neg = c;
+      } else if (s.first_pos == kNone) {
+        s.first_pos = c;
+      }
     }
+  });
+  index n_neg = 0, first_neg = kNone, first_pos = kNone;
+  for (const Signs& s : chunk) {
+    n_neg += s.n_neg;
+    if (first_neg == kNone) first_neg = s.first_neg;
+    if (first_pos == kNone) first_pos = s.first_pos;
   }
   const index n_pos = raw.n_cells() - n_neg;
   if (n_neg == 0) return;
@@ -139,16 +156,23 @@ void check_nodes(const RawMesh& raw, const std::vector<index>& cells, real diag,
       first_unused = n;
     }
   }
-  // Duplicates first: a duplicated node usually also leaves its twin unused.
+  // Duplicates first: a duplicated node usually also leaves its twin unused. The used nodes
+  // sorted by their position rounded to the tolerance, ties by number (on the host threads).
   const real tol = kRelTol * diag;
-  std::vector<std::array<std::int64_t, 3>> q(raw.nodes.size());
-  for (index n : order)
-    for (int i = 0; i < 3; ++i) q[n][i] = std::llround((raw.nodes[n][i] - lo[i]) / tol);
-  std::sort(order.begin(), order.end(), [&](index a, index b) { return q[a] < q[b]; });
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    const Vec3 d = raw.nodes[order[i]] - raw.nodes[order[i - 1]];
+  std::vector<std::pair<std::array<std::int64_t, 3>, index>> q(order.size());
+  parallel_for(static_cast<index>(order.size()), [&](index first, index end) {
+    for (index k = first; k < end; ++k) {
+      const index n = order[k];
+      for (int i = 0; i < 3; ++i) q[k].first[i] = std::llround((raw.nodes[n][i] - lo[i]) / tol);
+      q[k].second = n;
+    }
+  });
+  parallel_sort(q);
+  for (std::size_t i = 1; i < q.size(); ++i) {
+    const index m = q[i].second, n = q[i - 1].second;
+    const Vec3 d = raw.nodes[m] - raw.nodes[n];
     if (std::abs(d.x) <= tol && std::abs(d.y) <= tol && std::abs(d.z) <= tol) {
-      const index a = std::min(order[i], order[i - 1]), b = std::max(order[i], order[i - 1]);
+      const index a = std::min(m, n), b = std::max(m, n);
       const Vec3& p = raw.nodes[a];
       throw input_error("{}: nodes {} and {} are duplicates (both at ({}, {}, {}))", raw.source,
                         raw.node_tags[a], raw.node_tags[b], p.x, p.y, p.z);

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "topology/build.hpp"
 #include "topology/fixtures.hpp"
 #include "topology/invariants.hpp"
@@ -62,6 +64,23 @@ TEST(TopologyChecks, InvertedCell) {
   RawMesh raw = grid_square(3, 3);
   std::swap(raw.cells[3 * 4], raw.cells[3 * 4 + 1]);  // cell 4 (file number 1004)
   EXPECT_MESSAGE(raw, "element 1004", "inverted");
+}
+
+// The volumes are checked on the host threads: the element named is the first bad one, as in a
+// serial loop, on any thread count (48,000 cells: three chunks on three threads).
+TEST(TopologyChecks, TheFirstBadElementIsNamedOnAnyThreadCount) {
+  for (const int threads : {1, 3}) {
+    set_host_threads(threads);
+    RawMesh flat = grid_cube(20, 20, 20);
+    flat.cells[4 * 40000 + 1] = flat.cells[4 * 40000];  // repeated nodes: zero volume
+    flat.cells[4 * 30000 + 1] = flat.cells[4 * 30000];
+    EXPECT_MESSAGE(flat, "element 31000", "zero volume");
+    RawMesh inverted = grid_cube(20, 20, 20);
+    std::swap(inverted.cells[4 * 45000], inverted.cells[4 * 45000 + 1]);
+    std::swap(inverted.cells[4 * 20000], inverted.cells[4 * 20000 + 1]);
+    EXPECT_MESSAGE(inverted, "element 21000", "inverted");
+  }
+  set_host_threads(1);
 }
 
 TEST(TopologyChecks, AllNegativeIsReoriented) {
