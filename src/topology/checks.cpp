@@ -106,7 +106,7 @@ void orient_cells(const RawMesh& raw, std::vector<index>& cells, std::vector<std
     index n_neg = 0, first_neg = kNone, first_pos = kNone;
   };
   const std::vector<index> bounds = chunk_bounds(raw.n_cells());
-  std::vector<Signs> chunk(bounds.size());
+  std::vector<Signs> chunk(bounds.size() - 1);
   for_chunks(bounds, [&](std::size_t k, index begin, index end) {
     Signs& s = chunk[k];
     for (index c = begin; c < end; ++c) {
