@@ -61,11 +61,11 @@ SparseMatrix join_rows(index rows, index cols, std::vector<SparseMatrix>& parts)
 
 // A rows x cols matrix built row by row on the host threads (core/threads.hpp): make_row() gives
 // each chunk of rows its own row builder f (with its own scratch), and f(i, column, value) appends
-// row i's entries. The chunks' rows are joined in order, so the matrix does not depend on the
-// thread count.
+// row i's entries. The chunks (block_bounds: a few per thread, taken as threads become free) are
+// joined in order, so the matrix does not depend on the thread count.
 template <class MakeRow>
 SparseMatrix rows_on_threads(index rows, index cols, const MakeRow& make_row, index grain = 2048) {
-  const std::vector<index> bounds = chunk_bounds(rows, grain);
+  const std::vector<index> bounds = block_bounds(rows, grain);
   std::vector<SparseMatrix> parts(bounds.size() - 1);
   for_chunks(bounds, [&](std::size_t k, index begin, index end) {
     SparseMatrix& p = parts[k];

@@ -2,10 +2,11 @@
 // multigrid's sparse products): the steps run on the backend, but at millions of cells the
 // set-up's host loops were most of a short run (docs/architecture.md, "Host threads").
 //
-// A loop is cut into contiguous chunks, one per thread at most, the first run on the calling
-// thread. A chunk's result may depend only on its own range, and callers combine per-chunk
-// results in chunk order, so a result does not depend on the thread count: the same bits with 1
-// or 16 threads. The threads call no MPI, and none outlives the loop that started it.
+// A loop is cut into contiguous chunks (a few per thread for parallel_for), which the threads,
+// the calling one among them, take in turn as they become free. A chunk's result may depend only
+// on its own range, and callers combine per-chunk results in chunk order, so a result depends
+// neither on the thread count nor on which thread ran what: the same bits with 1 or 16 threads. The
+// threads call no MPI, and none outlives the loop that started it.
 #pragma once
 
 #include <algorithm>
@@ -27,12 +28,20 @@ int default_host_threads();
 // k <= host_threads(), each chunk at least `grain` items (one chunk when n < 2 grain); {0} for
 // n = 0.
 std::vector<index> chunk_bounds(index n, index grain = 4096);
-// Runs body(chunk, begin, end) for every chunk [bounds[i], bounds[i + 1]), chunk 0 on the calling
-// thread, the others on threads of their own; returns when all are done and rethrows the
-// exception of the first chunk (in chunk order) that threw.
+// As chunk_bounds with up to kBlocksPerThread chunks per thread: for_chunks hands them to the
+// threads as they become free, so a thread that runs slower (a core shared with a sibling
+// hyperthread or the GPU driver's threads) or meets dearer items takes fewer, instead of the
+// others waiting for it at the end of the loop.
+inline constexpr index kBlocksPerThread = 8;
+std::vector<index> block_bounds(index n, index grain = 4096);
+// Runs body(chunk, begin, end) for every chunk [bounds[i], bounds[i + 1]) on at most
+// host_threads() threads, the calling thread one of them, each taking the next chunk not yet
+// taken; returns when all are done and rethrows the exception of the first chunk (in chunk
+// order) that threw. Which thread runs a chunk varies from run to run: a chunk's result must
+// depend on its range only.
 void for_chunks(const std::vector<index>& bounds,
                 const std::function<void(std::size_t chunk, index begin, index end)>& body);
-// for_chunks over chunk_bounds(n, grain), for loops whose items write disjoint places.
+// for_chunks over block_bounds(n, grain), for loops whose items write disjoint places.
 void parallel_for(index n, const std::function<void(index begin, index end)>& body,
                   index grain = 4096);
 

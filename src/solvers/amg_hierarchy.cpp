@@ -65,7 +65,7 @@ real jacobi_radius(const SparseMatrix& a, const std::vector<real>& d) {
   for (std::size_t i = 0; i < n; ++i) x[i] = 1 + real(i % 7) / 7;  // not an eigenvector
   real lambda = 1;
   // Rows on the host threads; each chunk's largest |y| and |x| (maxima: the same in any order).
-  const std::vector<index> bounds = chunk_bounds(a.rows);
+  const std::vector<index> bounds = block_bounds(a.rows);
   std::vector<real> chunk_y(bounds.size()), chunk_x(bounds.size());
   for (int it = 0; it < 20; ++it) {
     for_chunks(bounds, [&](std::size_t c, index first, index end) {

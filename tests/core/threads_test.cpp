@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -66,6 +69,38 @@ TEST(HostThreads, TheFirstFailingChunksExceptionReachesTheCaller) {
     EXPECT_STREQ(e.what(), "chunk 1");
   }
   EXPECT_EQ(ran, 4);  // the others ran to their end
+}
+
+// parallel_for and rows_on_threads cut a loop into up to kBlocksPerThread blocks per thread,
+// which the threads take in turn: every block runs once, on at most host_threads() threads, and
+// a thread that is slow takes fewer (here the first block's thread waits until the others have
+// taken all the rest).
+TEST(HostThreads, BlocksAreTakenByTheThreadsAsTheyBecomeFree) {
+  const WithThreads threads(3);
+  EXPECT_EQ(block_bounds(0), std::vector<index>{0});
+  EXPECT_EQ(block_bounds(10, 4096), (std::vector<index>{0, 10}));
+  EXPECT_EQ(block_bounds(100'000, 10).size(), static_cast<std::size_t>(3 * kBlocksPerThread + 1));
+  EXPECT_EQ(block_bounds(100, 30), (std::vector<index>{0, 33, 66, 100}));
+  const std::vector<index> bounds = block_bounds(100'000, 10);
+  const std::size_t k = bounds.size() - 1;
+  std::vector<std::atomic<int>> runs(k);
+  std::atomic<std::size_t> done = 0;
+  std::mutex m;
+  std::set<std::thread::id> ids;
+  for_chunks(bounds, [&](std::size_t c, index, index) {
+    {
+      const std::scoped_lock lock(m);
+      ids.insert(std::this_thread::get_id());
+    }
+    ++runs[c];
+    if (c == 0)  // chunk 0's thread is slow: the others take everything else meanwhile
+      while (done.load() < k - 1) std::this_thread::yield();
+    else
+      ++done;
+  });
+  for (const std::atomic<int>& r : runs) ASSERT_EQ(r.load(), 1);
+  EXPECT_LE(ids.size(), 3u);
+  EXPECT_GE(ids.size(), 2u);
 }
 
 // parallel_sort: chunks sorted on the threads and merged pairwise, for any chunk count (odd

@@ -169,7 +169,7 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
   g.fixed.assign(nf, 0);
   g.cfl_weight.assign(nf, 0);
   // The loops on the host threads (core/threads.hpp), each item written by its own chunk.
-  const std::vector<index> face_chunks = chunk_bounds(m.n_owned_faces);
+  const std::vector<index> face_chunks = block_bounds(m.n_owned_faces);
   std::vector<index> fallbacks(face_chunks.size(), 0);
   for_chunks(face_chunks, [&](std::size_t chunk, index first, index end) {
     for (index f = first; f < end; ++f) {
