@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "backend/opengl/operators.hpp"
 #include "backend/rank_meshes.hpp"
 #include "backend/test_meshes.hpp"
+#include "core/threads.hpp"
 #include "gl/body.hpp"
 #include "gl/gl_fixture.hpp"
 
@@ -131,6 +133,64 @@ TEST_P(GlOperators, DeviceMeshAndAssembledDiagonalOnRankMeshes) {
 
 INSTANTIATE_TEST_SUITE_P(gl, GlOperators, ::testing::Values(Precision::fp64, Precision::fp32),
                          [](const auto& p) { return std::string(gl::to_string(p.param)); });
+
+// make_sell_matrix writes the SELL-C layout described in device_mesh.hpp, whatever the staging
+// size (parts that cut slices and their columns anywhere) and the host threads: rows of 0 to 90
+// entries, a last slice only partly filled, the padding 0.
+TEST(GlSellMatrix, LayoutIsItsDefinitionInAnyPartsOnAnyThreads) {
+  gl_context();
+  using backend::opengl::kSellChunk;
+  backend::SparseMatrix a;
+  a.rows = 3 * kSellChunk + 7;
+  a.cols = 1000;
+  std::uint32_t seed = 12345;
+  const auto next = [&seed] { return (seed = seed * 1664525u + 1013904223u) >> 8; };
+  for (index i = 0; i < a.rows; ++i) {
+    const index n = i % 11 == 3 ? 0 : static_cast<index>(next() % (i < kSellChunk ? 91 : 9));
+    for (index k = 0; k < n; ++k) {
+      a.column.push_back(static_cast<index>(next() % 1000));
+      a.value.push_back(static_cast<real>(next() % 100000) / 7);
+    }
+    a.offset.push_back(a.entries());
+  }
+  // The layout by its definition: entry k of row i at slice[i / C] + k C + i % C.
+  std::vector<std::uint32_t> slice, length((a.rows + 1) / 2, 0);
+  std::vector<std::int32_t> item;
+  std::vector<real> value;
+  for (index s = 0; s * kSellChunk < a.rows; ++s) {
+    slice.push_back(static_cast<std::uint32_t>(item.size()));
+    index width = 0;
+    for (index i = s * kSellChunk; i < std::min(a.rows, (s + 1) * kSellChunk); ++i)
+      width = std::max(width, a.offset[i + 1] - a.offset[i]);
+    item.resize(item.size() + static_cast<std::size_t>(width * kSellChunk), 0);
+    value.resize(item.size(), 0);
+    for (index i = s * kSellChunk; i < std::min(a.rows, (s + 1) * kSellChunk); ++i) {
+      const index len = a.offset[i + 1] - a.offset[i];
+      length[static_cast<std::size_t>(i / 2)] |= static_cast<std::uint32_t>(len) << (16 * (i % 2));
+      for (index k = 0; k < len; ++k) {
+        const std::size_t at =
+            slice.back() + static_cast<std::size_t>(k * kSellChunk + i % kSellChunk);
+        item[at] = a.column[a.offset[i] + k];
+        value[at] = a.value[a.offset[i] + k];
+      }
+    }
+  }
+  for (const int threads : {1, 3})
+    for (const std::size_t staging :
+         {std::size_t{64}, std::size_t{200}, std::size_t{4096}, std::size_t{64} << 20}) {
+      set_host_threads(threads);
+      gl::Uploader up(staging);
+      const backend::opengl::SellMatrix s =
+          backend::opengl::make_sell_matrix(a, Precision::fp64, up);
+      const std::string where =
+          std::to_string(threads) + " threads, staging " + std::to_string(staging);
+      EXPECT_EQ(s.layout.slice.download<std::uint32_t>(), slice) << where;
+      EXPECT_EQ(s.layout.length.download<std::uint32_t>(), length) << where;
+      EXPECT_EQ(s.layout.item.download<std::int32_t>(), item) << where;
+      EXPECT_EQ(s.value.download<real>(), value) << where;
+    }
+  set_host_threads(1);
+}
 
 // A buffer of the wrong size is a broken invariant of the caller (SCFD_CHECK, fatal).
 TEST(GlOperatorsDeathTest, WrongBufferSizeIsFatal) {

@@ -4,6 +4,7 @@
 #include "backend/opengl/device_mesh.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -58,7 +59,9 @@ SellShape sell_shape(std::span<const index> offset, index n_rows) {
 
 // A buffer of T in the SELL layout: value(i, k) for entry k of row i (CSR position k) at its
 // place, 0 in the padding, written by the host threads part by part into the uploader's staging
-// (gl::Uploader): each thread the share of a part in its slices.
+// (gl::Uploader): each thread the share of a part in its slices, column by column of a slice
+// (entry k of its kSellChunk rows are consecutive), so the writes run in order with no division
+// per entry.
 template <typename T, typename Value>
 Buffer sell_buffer(Uploader& up, const SellShape& s, std::span<const index> offset, index n_rows,
                    Value value) {
@@ -71,18 +74,31 @@ Buffer sell_buffer(Uploader& up, const SellShape& s, std::span<const index> offs
         1;
     const auto sl_end =
         static_cast<index>(std::lower_bound(s.slice.begin(), s.slice.end(), end) - s.slice.begin());
+    constexpr auto chunk = static_cast<std::size_t>(kSellChunk);
     parallel_for(
         sl_end - sl_first,
         [&](index a, index b) {
+          std::array<index, kSellChunk> row_start{}, row_length{};
           for (index sl = sl_first + a; sl < sl_first + b; ++sl) {
             const std::size_t start = s.slice[static_cast<std::size_t>(sl)];
             const std::size_t stop =
                 sl + 1 < n_slices ? s.slice[static_cast<std::size_t>(sl) + 1] : s.padded;
-            for (std::size_t e = std::max(start, first); e < std::min(stop, end); ++e) {
-              const auto k = static_cast<index>((e - start) / kSellChunk);
-              const index i = sl * kSellChunk + static_cast<index>((e - start) % kSellChunk);
-              const bool entry = i < n_rows && k < offset[i + 1] - offset[i];
-              dst[e - first] = entry ? static_cast<T>(value(i, offset[i] + k)) : T(0);
+            const std::size_t lo = std::max(start, first), hi = std::min(stop, end);
+            if (lo >= hi) continue;
+            for (std::size_t r = 0; r < chunk; ++r) {
+              const index i = sl * kSellChunk + static_cast<index>(r);
+              row_start[r] = i < n_rows ? offset[i] : 0;
+              row_length[r] = i < n_rows ? offset[i + 1] - offset[i] : 0;
+            }
+            for (std::size_t col = (lo - start) / chunk; start + col * chunk < hi; ++col) {
+              const std::size_t at = start + col * chunk;  // entry col of the slice's row 0
+              const auto k = static_cast<index>(col);
+              for (std::size_t r = lo > at ? lo - at : 0; r < std::min(chunk, hi - at); ++r)
+                dst[at + r - first] =
+                    k < row_length[r]
+                        ? static_cast<T>(
+                              value(sl * kSellChunk + static_cast<index>(r), row_start[r] + k))
+                        : T(0);
             }
           }
         },
