@@ -1,6 +1,9 @@
 // Accumulating phase timers (see timer.hpp).
 #include "core/timer.hpp"
 
+#include <mutex>
+#include <utility>
+
 namespace scfd {
 
 void PhaseTimers::add(const std::string& phase, double seconds) {
@@ -20,8 +23,16 @@ double PhaseTimers::get(const std::string& phase) const {
 }
 
 namespace {
-std::array<double, kParts> part_seconds{};
-SetupPart* innermost_part = nullptr;  // the part timing now; the set-up's thread only
+std::mutex part_mutex;  // guards part_seconds
+SetupPartSeconds part_seconds;
+thread_local SetupPart* innermost_part = nullptr;  // the part timing now on this thread
+thread_local bool beside = false;                  // this thread runs beside the set-up's
+
+void add_part_seconds(Part p, double seconds) {
+  const std::scoped_lock lock(part_mutex);
+  part_seconds.total[static_cast<std::size_t>(p)] += seconds;
+  if (beside) part_seconds.beside[static_cast<std::size_t>(p)] += seconds;
+}
 }  // namespace
 
 const char* name(Part p) {
@@ -31,20 +42,26 @@ const char* name(Part p) {
   return names[static_cast<std::size_t>(p)];
 }
 
-std::array<double, kParts> take_setup_parts() {
-  const std::array<double, kParts> out = part_seconds;
-  part_seconds.fill(0);
-  return out;
+SetupPartSeconds take_setup_parts() {
+  const std::scoped_lock lock(part_mutex);
+  return std::exchange(part_seconds, SetupPartSeconds{});
+}
+
+SetupBeside::SetupBeside() {
+  beside = true;
+}
+
+SetupBeside::~SetupBeside() {
+  beside = false;
 }
 
 SetupPart::SetupPart(Part part) : part_(part), outer_(innermost_part) {
-  if (outer_ != nullptr)
-    part_seconds[static_cast<std::size_t>(outer_->part_)] += outer_->timer_.seconds();
+  if (outer_ != nullptr) add_part_seconds(outer_->part_, outer_->timer_.seconds());
   innermost_part = this;
 }
 
 SetupPart::~SetupPart() {
-  part_seconds[static_cast<std::size_t>(part_)] += timer_.seconds();
+  add_part_seconds(part_, timer_.seconds());
   innermost_part = outer_;
   if (outer_ != nullptr) outer_->timer_.reset();
 }

@@ -190,14 +190,14 @@ AmgOptions amg_options(const backend::Backend& be) {
   return options;
 }
 
-std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::HaloPlan& plan,
-                              const std::string& what) {
-  const Timer timer;
-  const SetupPart part(Part::multigrid);
-  const AmgOptions options = amg_options(be);
+namespace {
+
+// make_amg's tail: the finest level's narrowed plans (several ranks), the hierarchy stored on
+// `be`, the log line.
+std::unique_ptr<Amg> store_amg(const backend::Backend& be, AmgHierarchy h, halo::HaloPlan& plan,
+                               const std::string& what, const AmgOptions& options,
+                               double seconds_before, const Timer& timer) {
   const bool ranks = world_size() > 1;
-  AmgHierarchy h =
-      ranks ? build_amg(std::move(a), plan, options) : build_amg(std::move(a), options);
   // The finest level's exchanges carry only the ghosts its matrix reads (a third of the
   // node-sharing layer for a cell Laplacian; with A's rows at the ghosts, those rows' reads too).
   halo::HaloPlan* fine_plan = &plan;
@@ -212,10 +212,35 @@ std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::
   const std::string levels = h.describe();
   auto amg = std::make_unique<Amg>(be, std::move(h), plan.n_local(), options.sweeps, fine_plan);
   be.finish();
-  amg->setup_seconds = timer.seconds();
+  amg->setup_seconds = seconds_before + timer.seconds();
   log::info("{} preconditioner: AMG, {}{}, set-up {:.3f} s", what, levels,
             ranks ? " (rank 0's rows)" : "", amg->setup_seconds);
   return amg;
+}
+
+}  // namespace
+
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::HaloPlan& plan,
+                              const std::string& what) {
+  const Timer timer;
+  const SetupPart part(Part::multigrid);
+  const AmgOptions options = amg_options(be);
+  AmgHierarchy h =
+      world_size() > 1 ? build_amg(std::move(a), plan, options) : build_amg(std::move(a), options);
+  return store_amg(be, std::move(h), plan, what, options, 0, timer);
+}
+
+AmgHierarchy build_amg_alone(SparseMatrix a, const AmgOptions& options) {
+  const SetupPart part(Part::multigrid);
+  return build_amg(std::move(a), options);
+}
+
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, AmgHierarchy h, halo::HaloPlan& plan,
+                              const std::string& what, double host_seconds) {
+  SCFD_CHECK(world_size() == 1, "a hierarchy built alone on {} ranks", world_size());
+  const Timer timer;
+  const SetupPart part(Part::multigrid);
+  return store_amg(be, std::move(h), plan, what, amg_options(be), host_seconds, timer);
 }
 
 }  // namespace scfd::solvers

@@ -168,4 +168,13 @@ AmgOptions amg_options(const backend::Backend& be);
 std::unique_ptr<Amg> make_amg(const backend::Backend& be, SparseMatrix a, halo::HaloPlan& plan,
                               const std::string& what);
 
+// make_amg's first half on one rank: build_amg(a, options) timed as the set-up's multigrid part.
+// It calls neither MPI nor the backend, so a caller may run it on a thread of its own while its
+// own thread keeps the GPU busy (ns/flow.cpp), then give the hierarchy to the second half.
+AmgHierarchy build_amg_alone(SparseMatrix a, const AmgOptions& options);
+// The second half (one rank): stores h on `be` as make_amg does and logs its line, with
+// host_seconds (build_amg_alone's) counted in the set-up time it reports.
+std::unique_ptr<Amg> make_amg(const backend::Backend& be, AmgHierarchy h, halo::HaloPlan& plan,
+                              const std::string& what, double host_seconds);
+
 }  // namespace scfd::solvers

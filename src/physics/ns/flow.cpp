@@ -8,11 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <future>
+#include <optional>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/threads.hpp"
+#include "core/timer.hpp"
 #include "halo/overlap.hpp"
 
 namespace scfd::physics::ns {
@@ -28,7 +32,25 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
       boundary_nodes_(m, setup_),
       convection_(m, be, halo, setup_.upwind) {
   check_formulas(c, m, setup_, shared_.t);
-  Geometry g = build_geometry(m, setup_, halo);
+  // One rank in fp64: the pressure solve's matrix and multigrid hierarchy (host work alone, with
+  // its own host threads) on a thread of their own, from as soon as the mobility is known, while
+  // this thread makes the rest of the geometry and copies the coefficients to the GPU, whose
+  // uploads and driver calls leave most host threads idle (8.2M tets on an H200 node:
+  // docs/bench/h200-2026-11-29-overlap). The thread holds its own copy of the mobility; should
+  // this thread throw, the future's destructor waits for it.
+  std::future<PressureHost> pressure;
+  std::function<void(const Geometry&)> start_pressure;
+  if (world_size() == 1 && be.precision() == "fp64")
+    start_pressure = [&](const Geometry& geometry) {
+      const std::optional<solvers::AmgOptions> multigrid =
+          setup_.pressure_preconditioner == "amg" ? std::optional(solvers::amg_options(be))
+                                                  : std::nullopt;
+      pressure = std::async(std::launch::async, [&m, mobility = geometry.mobility, multigrid] {
+        const SetupBeside beside;
+        return pressure_host(m, mobility, multigrid ? &*multigrid : nullptr);
+      });
+    };
+  Geometry g = build_geometry(m, setup_, halo, start_pressure);
   const auto [fallback_faces, fallback_duals] = global_sum(std::pair<real, real>{
       static_cast<real>(g.fallback_faces), static_cast<real>(g.fallback_duals)});
   if (fallback_faces > 0 && m.dim == 2)
@@ -61,8 +83,12 @@ FlowModel::FlowModel(const config::Case& c, const topology::Mesh& m, const backe
   shared_.coef->set_boundary(be, b);
   try {  // the multigrid's set-up can find the mesh too stretched: name the key that chose it
     shared_.pressure_solve =
-        std::make_unique<PressureSolve>(m, be, halo, *shared_.coef, setup_.has_outlet,
-                                        setup_.pressure, setup_.pressure_preconditioner);
+        pressure.valid()
+            ? std::make_unique<PressureSolve>(m, be, halo, *shared_.coef, setup_.has_outlet,
+                                              setup_.pressure, setup_.pressure_preconditioner,
+                                              pressure.get())
+            : std::make_unique<PressureSolve>(m, be, halo, *shared_.coef, setup_.has_outlet,
+                                              setup_.pressure, setup_.pressure_preconditioner);
   } catch (const InputError& e) {
     c.fail("solver.preconditioner", e.what());
   }

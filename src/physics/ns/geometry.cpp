@@ -161,7 +161,8 @@ std::vector<index> curl_reads(const topology::Mesh& m) {
       std::span(m.face_curl).first(static_cast<std::size_t>(m.curl_width()) * m.n_owned_faces));
 }
 
-Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo) {
+Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo,
+                        const std::function<void(const Geometry&)>& mobility_ready) {
   const SetupPart part(Part::geometry);
   Geometry g;
   const auto nf = static_cast<std::size_t>(m.n_faces);
@@ -210,6 +211,7 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
         g.mobility[f] = (1 - g.fixed[f]) / (kProjectionScale * a[f]);
     });
   }
+  if (mobility_ready) mobility_ready(g);
   const SetupPart viscous(Part::mass_curl);
   SparseMatrix mc = mass_curl(m, g.face_star.matrix);
   g.viscous_diag = viscous_diagonal(m, mc, g.edge_star);

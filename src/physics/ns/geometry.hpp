@@ -5,6 +5,7 @@
 // on the host and uploaded by the model. Internal to the physics module.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "halo/halo.hpp"
@@ -34,7 +35,11 @@ struct Geometry {
   index fallback_duals = 0;          // curl entities whose A* came from the fallback
 };
 
-Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo);
+// mobility_ready, where given, is called with the geometry as soon as its mobility is final
+// (ghosts included; the other members still being made), so a caller can start work that needs
+// only the mobility on a thread of its own (ns/flow.cpp: the pressure solve's host work).
+Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo,
+                        const std::function<void(const Geometry&)>& mobility_ready = {});
 
 // The ghosts the operators' owned rows read, for narrowed plans (HaloPlan::narrowed): cells
 // of the owned faces and across the faces of the owned cells (G, N, J); faces of the owned

@@ -320,21 +320,36 @@ void PressureOperator::apply(Field& x, Field& y) const {
                 [&](backend::Rows rows) { be_.divergence(m_, *gradient_, y, rows); });
 }
 
+PressureHost pressure_host(const topology::Mesh& m, std::span<const real> mobility,
+                           const solvers::AmgOptions* multigrid) {
+  PressureHost h;
+  {
+    const SetupPart part(Part::pressure_matrix);
+    h.a = solvers::cell_laplacian_matrix(m, mobility);
+  }
+  if (multigrid != nullptr) {
+    const Timer timer;
+    h.hierarchy = solvers::build_amg_alone(h.a, *multigrid);  // a copy: the operator keeps a
+    h.multigrid_seconds = timer.seconds();
+  }
+  return h;
+}
+
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
                              const solvers::SolveOptions& options, std::string_view preconditioner)
     : PressureSolve(m, be, halo, k, has_outlet, options, preconditioner, [&] {
         const SetupPart part(Part::pressure_matrix);
-        return PressureOperator::matrix(m, be, k);
+        return PressureHost{PressureOperator::matrix(m, be, k), std::nullopt, 0};
       }()) {}
 
 PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                              const Coefficients& k, bool has_outlet,
                              const solvers::SolveOptions& options, std::string_view preconditioner,
-                             backend::SparseMatrix a)
+                             PressureHost host)
     : m_(m),
       be_(be),
-      operator_(m, be, halo, k, a),
+      operator_(m, be, halo, k, host.a),
       pcg_(be, m.n_cells),
       options_(options),
       has_outlet_(has_outlet),
@@ -342,7 +357,14 @@ PressureSolve::PressureSolve(const topology::Mesh& m, const backend::Backend& be
       b_(be.make_field(m.n_cells)),
       ones_(be.make_field(m.n_cells)) {
   be.fill(*ones_, 1);
-  const auto matrix = [&a] { return std::move(a); };  // made once, by the multigrid only
+  if (host.hierarchy) {
+    SCFD_CHECK(preconditioner == "amg", "a multigrid hierarchy for preconditioner '{}'",
+               preconditioner);
+    preconditioner_ = solvers::make_amg(be, std::move(*host.hierarchy), halo.cells, "pressure",
+                                        host.multigrid_seconds);
+    return;
+  }
+  const auto matrix = [&host] { return std::move(host.a); };  // made once, by the multigrid only
   preconditioner_ =
       solvers::make_preconditioner(preconditioner, {be, matrix, halo.cells, "pressure"});
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -20,6 +21,7 @@
 #include "halo/overlap.hpp"
 #include "physics/ns/geometry.hpp"
 #include "physics/ns/setup.hpp"
+#include "solvers/amg.hpp"
 #include "solvers/linear_operator.hpp"
 #include "solvers/pcg.hpp"
 #include "solvers/preconditioner.hpp"
@@ -255,6 +257,20 @@ class PressureOperator final : public solvers::LinearOperator {
   FieldPtr gradient_;  // faces (fp32)
 };
 
+// What the pressure solve's set-up makes on the host alone: the operator's matrix and, with the
+// multigrid, its hierarchy (seconds: the time that took). One rank, fp64.
+struct PressureHost {
+  backend::SparseMatrix a;
+  std::optional<solvers::AmgHierarchy> hierarchy;
+  double multigrid_seconds = 0;
+};
+// From the faces' mobility on the host (Geometry::mobility: the values the backend holds in
+// fp64); the hierarchy with `multigrid` (solvers::amg_options of the backend). Calls neither MPI
+// nor the backend, so FlowModel runs it on a thread of its own while the main thread copies the
+// coefficients to the GPU.
+PressureHost pressure_host(const topology::Mesh& m, std::span<const real> mobility,
+                           const solvers::AmgOptions* multigrid);
+
 // The pressure Poisson equation of both models: (-D A~^-1 G0) psi = -D v, singular without an
 // outlet (then b is made orthogonal to the constants).
 class PressureSolve {
@@ -262,6 +278,12 @@ class PressureSolve {
   PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
                 const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options,
                 std::string_view preconditioner);
+  // From the operator's matrix, assembled once for the operator and the multigrid (the first
+  // form: PressureOperator::matrix; one rank in fp64 also what pressure_host made, with the
+  // hierarchy where `preconditioner` is the multigrid).
+  PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
+                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options,
+                std::string_view preconditioner, PressureHost host);
   // psi from v (faces, with ghosts); psi starts from its value on entry (the caller's last
   // answer: the initial guess) and ends with its owned values (the caller exchanges its ghosts,
   // behind the operator that reads them); without
@@ -276,11 +298,6 @@ class PressureSolve {
                              solvers::SolutionProjection* projection = nullptr);
 
  private:
-  // a: the operator's matrix (PressureOperator::matrix), assembled once for the operator and the
-  // multigrid.
-  PressureSolve(const topology::Mesh& m, const backend::Backend& be, halo::Halo& halo,
-                const Coefficients& k, bool has_outlet, const solvers::SolveOptions& options,
-                std::string_view preconditioner, backend::SparseMatrix a);
   const topology::Mesh& m_;
   const backend::Backend& be_;
   PressureOperator operator_;
