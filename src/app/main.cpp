@@ -60,7 +60,11 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported like a full disk,
   // instead of killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
-  MPI_Init(&argc, &argv);
+  // The set-up runs host threads beside the main thread's MPI calls (core/threads.hpp, the
+  // pressure and projection work of ns/flow.cpp and ns/geometry.cpp); only the main thread calls
+  // MPI.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   scfd::log::set_rank(rank);

@@ -7,7 +7,8 @@
 #include "core/log.hpp"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = 0;  // as src/app/main.cpp: host threads beside the main thread's MPI calls
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   scfd::log::set_rank(rank);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <utility>
 
 #include "core/threads.hpp"
@@ -164,6 +165,17 @@ std::vector<index> curl_reads(const topology::Mesh& m) {
 Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& halo,
                         const std::function<void(const Geometry&)>& mobility_ready) {
   const SetupPart part(Part::geometry);
+  // 3D: the pressure projection's diagonal needs the mesh alone, and its work is arithmetic (a
+  // 4 x 4 eigenvalue per cell) where the stars' is mostly memory traffic: on a thread of its
+  // own (with its own host threads) beside them. Should this thread throw, the future's
+  // destructor waits for it.
+  std::future<std::vector<real>> projection;
+  if (m.dim == 3)
+    projection = std::async(std::launch::async, [&m] {
+      const SetupBeside beside;
+      const SetupPart timed(Part::projection_mass);
+      return projection_mass(m);
+    });
   Geometry g;
   const auto nf = static_cast<std::size_t>(m.n_faces);
   g.length.assign(nf, 0);
@@ -203,8 +215,7 @@ Geometry build_geometry(const topology::Mesh& m, const Setup& s, halo::Halo& hal
     stars_2d(m, s, std::move(mass), g, halo);
   } else {
     stars_3d(m, s, g, halo);
-    const SetupPart projection(Part::projection_mass);
-    std::vector<real> a = projection_mass(m);
+    std::vector<real> a = projection.get();
     halo.faces.exchange(std::span<real>(a));
     parallel_for(m.n_faces, [&](index first, index end) {
       for (index f = first; f < end; ++f)
