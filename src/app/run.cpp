@@ -165,8 +165,8 @@ int read_threads(const config::Case& c) {
 
 // The set-up's parts (core/timer.hpp) into the summary (`setup_<part>`), and the line that
 // reports them: the parts some rank timed, the same list on every rank (one collective).
-// A part that ran beside the set-up's own thread says how much of it did ("multigrid 2.10, 1.85
-// beside"), and only the rest of it counts against the set-up.
+// A part that ran beside the set-up's own thread says how much of it did ("multigrid 2.19 (2.11
+// beside)"), and only the rest of it counts against the set-up.
 std::string report_setup_parts(RunSummary& summary) {
   const SetupPartSeconds seconds = take_setup_parts();
   std::array<double, kParts> most = seconds.total;
