@@ -43,6 +43,7 @@ constexpr std::array kSolver = {"absolute_tolerance"sv,
                                 "pressure_tolerance"sv,
                                 "storage"sv,
                                 "stream_preconditioner"sv,
+                                "stream_projection"sv,
                                 "stream_solver"sv,
                                 "tolerance"sv};
 constexpr std::array kTime = {

@@ -152,6 +152,8 @@ const BadValue kBadValues[] = {
     {"device_mesh", "heat-square", "mesh.file='\"/dev/zero\"'", "/dev/zero: is not a regular file"},
     {"momentum_reduction_of_one", "cavity2d", "solver.momentum_reduction=1",
      "solver.momentum_reduction: must be >= 0 and < 1, got 1"},
+    {"stream_projection_of_two", "cavity2d", "solver.stream_projection=2",
+     "solver.stream_projection: must be 0 (off) or between 3 and 16 solutions, got 2"},
     // [time] is read before the mesh: its error comes first, not the mesh file's.
     {"time_before_the_mesh", "cavity2d", "time.end=-1 --set mesh.file='\"missing.msh\"'",
      "time.end: must be > time.start = 0"},

@@ -207,9 +207,17 @@ TEST(Restart, NsExactFromACheckpointWithoutTheGuesses) {
                                        "streamfunction_unknowns_before_previous",
                                        "pressure_earlier_0", "pressure_earlier_1"};
   for (int k = 0; k < 8; ++k) datasets.push_back("pressure_basis_" + std::to_string(k));
+  for (int k = 0; k < 6; ++k) {
+    datasets.push_back("streamfunction_kept_" + std::to_string(k));
+    datasets.push_back("streamfunction_kept_image_" + std::to_string(k));
+  }
   expect_restart_without(
       kExact, datasets,
-      {"streamfunction_history", "streamfunction_history_ratio", "pressure_basis_size"});
+      {"streamfunction_history", "streamfunction_history_ratio", "pressure_basis_size",
+       "streamfunction_kept", "streamfunction_kept_newest", "streamfunction_kept_active",
+       "streamfunction_kept_declined", "streamfunction_uncorrected_iterations",
+       "streamfunction_corrections_failed", "streamfunction_corrections_retired",
+       "streamfunction_kept_capacity"});
 }
 
 TEST(Restart, NsClassicalFromACheckpointWithoutTheGuesses) {

@@ -20,6 +20,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -149,13 +150,46 @@ TEST(NsVerification, ExactStreamMultigridKeepsIterationsFlat) {
           run_case("cases/taylor-green2d/case.toml",
                    sets + "--set solver.stream_preconditioner=jacobi", nullptr, "ns-exact");
       EXPECT_GE(test::json_number(jacobi, "iterations_mean"), 5 * its.back()) << jacobi;
-      for (const char* figure : {"kinetic_energy", "error_l2"})
-        EXPECT_NEAR(test::json_number(amg, figure), test::json_number(jacobi, figure), 1e-8)
+      // Within 1e-8, or 3e-8 of the figure where that is more: each solve stops at a relative
+      // residual of 1e-9, and where the restarted Jacobi-preconditioned GMRES stops depends on its
+      // initial guess (with the stream guesses corrected while the flow starts, the kinetic
+      // energies 1.3e-8 of themselves apart; 4e-9 with the extrapolated guesses alone).
+      for (const char* figure : {"kinetic_energy", "error_l2"}) {
+        const double a = test::json_number(amg, figure);
+        EXPECT_NEAR(a, test::json_number(jacobi, figure), std::max(1e-8, 3e-8 * std::abs(a)))
             << figure;
+      }
     }
   }
   std::printf("ns-exact stream iterations per step with multigrid, square-1..3: %.1f, %.1f, %.1f\n",
               its[0], its[1], its[2]);
+}
+
+// ns-exact's stream solve corrects its extrapolated guess by the combination of its last
+// solutions with the least residual while the flow starts (solver.stream_projection,
+// solvers/residual_projection.hpp): stream iterations per step on the 3D cavity's start
+// (cavity3d-1 to t = 0.3) 10.9 instead of 19.7, on the 2D cavity to t = 1 8.2 instead of 11.9;
+// on DFG 2D-1 level 1 to t = 2, where the extrapolation is soon good, no more (7.6 against 8.25:
+// the correction stops itself); the same flow to the solver tolerance.
+TEST(NsVerification, ExactStreamGuessCorrectedWhileTheFlowStarts) {
+  const auto stream_mean = [](const std::string& json) {
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(
+        json, m, std::regex(R"("stream": \{"total": [0-9]+, "mean": ([-+0-9.eE]+))")))
+        << json;
+    return m.empty() ? 0.0 : std::stod(m[1].str());
+  };
+  for (const auto& [file, end, most] : {std::tuple{"cases/cavity3d/case.toml", 0.3, 0.65},
+                                        {"cases/cavity2d/case.toml", 1.0, 0.8},
+                                        {"cases/cylinder2d/case.toml", 2.0, 1.0}}) {
+    const std::string sets = fmt::format("--set time.end={} ", end);
+    const std::string kept = run_case(file, sets, nullptr, "ns-exact");
+    const std::string extrapolated =
+        run_case(file, sets + "--set solver.stream_projection=0", nullptr, "ns-exact");
+    EXPECT_LE(stream_mean(kept), most * stream_mean(extrapolated)) << file << kept << extrapolated;
+    const double e = test::json_number(extrapolated, "kinetic_energy");
+    EXPECT_NEAR(test::json_number(kept, "kinetic_energy"), e, 1e-8 * e) << file;
+  }
 }
 
 // The 3D stream system's auxiliary-space multigrid (solver.stream_preconditioner = amg, the
@@ -179,9 +213,15 @@ TEST(NsVerification, ExactStreamMultigrid3dKeepsIterationsNearlyFlat) {
           run_case("cases/beltrami3d/case.toml", sets + "--set solver.stream_preconditioner=jacobi",
                    nullptr, "ns-exact");
       EXPECT_GE(test::json_number(jacobi, "iterations_mean"), 3 * its[1]) << jacobi;
-      for (const char* figure : {"kinetic_energy", "error_l2"})
-        EXPECT_NEAR(test::json_number(amg, figure), test::json_number(jacobi, figure), 1e-8)
+      // Within 1e-8, or 3e-8 of the figure where that is more: each solve stops at a relative
+      // residual of 1e-9, and where the restarted Jacobi-preconditioned GMRES stops depends on its
+      // initial guess (with the stream guesses corrected while the flow starts, the kinetic
+      // energies 1.3e-8 of themselves apart; 4e-9 with the extrapolated guesses alone).
+      for (const char* figure : {"kinetic_energy", "error_l2"}) {
+        const double a = test::json_number(amg, figure);
+        EXPECT_NEAR(a, test::json_number(jacobi, figure), std::max(1e-8, 3e-8 * std::abs(a)))
             << figure;
+      }
     }
   }
   std::printf("ns-exact 3D stream iterations per step with multigrid, 4^3 and 8^3: %.1f, %.1f\n",

@@ -18,6 +18,7 @@
 #include "physics/ns/stream.hpp"
 #include "physics/ns/stream_operator.hpp"
 #include "solvers/krylov.hpp"
+#include "solvers/residual_projection.hpp"
 
 namespace scfd::physics {
 namespace {
@@ -47,7 +48,8 @@ class NsExactModel final : public ns::FlowModel {
 
  private:
   void set_boundary(double t);
-  solvers::SolveResult solve_stream(Field& rhs);
+  // step: a time step's (not the initial projection's), whose solution the next guess keeps.
+  solvers::SolveResult solve_stream(Field& rhs, bool step);
   halo::HaloPlan& curl_plan() const { return ns::curl_plan(halo_, m_); }
 
   std::string case_path_;
@@ -59,7 +61,11 @@ class NsExactModel final : public ns::FlowModel {
   FieldPtr stream_, s0_, s_rhs_, r_rhs_, s_boundary_;
   // x of the two steps before s0_'s (the extrapolated initial guess)
   ns::SolutionHistory stream_history_;
-  FieldPtr rhs_;  // faces: the face equation of the last step (for the pressure recovery)
+  // The correction of that guess while the flow starts or changes fast (solver.stream_projection
+  // > 0; null: the extrapolation alone throughout)
+  std::unique_ptr<solvers::ResidualProjection> stream_projection_;
+  int kept_capacity_ = 0;  // its capacity, also in the checkpoint (a restart with another forgets)
+  FieldPtr rhs_;           // faces: the face equation of the last step (for the pressure recovery)
   FieldPtr face_work_, residual_, zero_faces_, zero_cells_;
   // The recovery's initial guess (solver.pressure_projection > 0; null: the last pressure)
   std::unique_ptr<solvers::SolutionProjection> recovery_projection_;
@@ -84,6 +90,11 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   if (setup_.pressure_projection > 0)
     recovery_projection_ = std::make_unique<solvers::SolutionProjection>(
         be, m.n_cells, m.n_owned_cells, setup_.pressure_projection);
+  if (setup_.stream_projection > 0)
+    stream_projection_ = std::make_unique<solvers::ResidualProjection>(
+        be, m.n_curl(), m.n_owned_curl(), setup_.stream_projection,
+        1e3 * setup_.momentum.relative_tolerance);
+  kept_capacity_ = setup_.stream_projection;
   if (setup_.stream_preconditioner == "amg") system_.use_multigrid();
   set_boundary(flow_.t);
   // s^0: the M-weighted projection of the initial fluxes onto the fields C s that meet the
@@ -99,7 +110,7 @@ NsExactModel::NsExactModel(const config::Case& c, const topology::Mesh& m,
   }
   flow_.coef->face_star.apply(*face_work_, *rhs_);
   momentum_.nu_dt = system_.nu_dt = 0;
-  solve_stream(*rhs_);
+  solve_stream(*rhs_, false);
 }
 
 // Boundary values of s at time t, and on the first call the chains whose values are unknowns.
@@ -117,17 +128,22 @@ void NsExactModel::set_boundary(double t) {
 // P (R A C s - R rhs) = 0: the face equation holds up to an interior pressure gradient, whose
 // single-valuedness around each chain is the chain's equation. Then U = C s (with ghosts).
 // rhs: the face equation; x (s0_) is kept as the next step's initial guess.
-solvers::SolveResult NsExactModel::solve_stream(Field& rhs) {
+solvers::SolveResult NsExactModel::solve_stream(Field& rhs, bool step) {
   halo::overlap(halo_.faces, be_, rhs,
                 [&](backend::Rows rows) { be_.rotation(m_, rhs, *r_rhs_, rows); });
   system_.full(*s_boundary_, *s_rhs_);
   be_.xpay(*r_rhs_, -1, *s_rhs_);  // R rhs - R A C s_boundary
   system_.project(*s_rhs_);
+  // While the flow starts or changes fast, the extrapolated guess is corrected by the
+  // combination of the kept solutions of least residual (solvers/residual_projection.hpp).
+  if (step && stream_projection_)
+    stream_projection_->guess(*s_rhs_, stream_history_.weights(), *s0_);
   system_.project(*s0_);
   const solvers::SolveResult r =
       solver_->solve(system_, *s_rhs_, *s0_, setup_.momentum, system_.preconditioner());
   require_converged(r, fmt::format("step {}: streamfunction", flow_.step + 1));
   system_.project(*s0_);
+  if (step && stream_projection_) stream_projection_->solved(system_, *s0_, r.iterations);
   be_.copy(*s_boundary_, *stream_);
   be_.axpy(1, *s0_, *stream_);
   halo::overlap(curl_plan(), be_, *stream_,
@@ -160,11 +176,15 @@ StepReport NsExactModel::advance() {
   // x^(n-1)), r = dt / dt_prev (x^n on the first step). Linear: 14 % fewer iterations than x^n
   // on DFG 2D-1 level 2; quadratic: cavity-box 24^3, 40 steps on the cpu, 724 -> 624 (docs/
   // methods.md). s_rhs_ is scratch until the solve.
+  const double ratio = flow_.last_dt > 0 ? dt / flow_.last_dt : 0;
   be_.copy(*s0_, *s_rhs_);
-  stream_history_.next_guess(*s_rhs_, flow_.last_dt > 0 ? dt / flow_.last_dt : 0, *s0_);
+  stream_history_.next_guess(*s_rhs_, ratio, *s0_);
+  // The kept images were taken with the last steps' dt in the operator: a step that changes dt
+  // by more than half (the last step of a run, cut to its end time) makes them stale.
+  if (stream_projection_ && !(ratio >= 0.5 && ratio <= 2)) stream_projection_->clear();
   be_.finish();
   const Timer stream_timer;
-  const solvers::SolveResult r = solve_stream(*rhs_);
+  const solvers::SolveResult r = solve_stream(*rhs_, true);
   be_.finish();
   const double stream_seconds = stream_timer.seconds();
   finish_step(dt);
@@ -225,6 +245,23 @@ ModelState NsExactModel::state() {
   // an earlier release's checkpoint: x^n and x^(n-1) (x^n where it lacks that too)
   s.values.push_back({"streamfunction_history", &stream_history_.known(), 2.0});
   s.values.push_back({"streamfunction_history_ratio", &stream_history_.ratio(), 1.0});
+  if (stream_projection_) {  // an earlier release's checkpoint (or another capacity): none kept
+    solvers::ResidualProjection& p = *stream_projection_;
+    for (int k = 0; k < p.capacity(); ++k) {
+      s.fields.push_back({fmt::format("streamfunction_kept_{}", k), curl, &p.solution(k),
+                          "streamfunction_unknowns"});
+      s.fields.push_back({fmt::format("streamfunction_kept_image_{}", k), curl, &p.image(k),
+                          "streamfunction_unknowns"});
+    }
+    s.values.push_back({"streamfunction_kept", &p.size(), 0.0});
+    s.values.push_back({"streamfunction_kept_newest", &p.newest(), 0.0});
+    s.values.push_back({"streamfunction_kept_active", &p.active(), 0.0});
+    s.values.push_back({"streamfunction_kept_declined", &p.declined(), 0.0});
+    s.values.push_back({"streamfunction_uncorrected_iterations", &p.uncorrected_iterations(), 0.0});
+    s.values.push_back({"streamfunction_corrections_failed", &p.failed(), 0.0});
+    s.values.push_back({"streamfunction_corrections_retired", &p.retired(), 0.0});
+    s.values.push_back({"streamfunction_kept_capacity", &kept_capacity_, 0.0});
+  }
   return s;
 }
 
@@ -233,6 +270,10 @@ void NsExactModel::state_loaded() {
   if (setup_.bc_depends_on_time) set_boundary(flow_.t);
   momentum_.nu_dt = system_.nu_dt = setup_.viscosity * flow_.last_dt;
   momentum_.convection_dt = system_.convection_dt = flow_.last_dt / 2;
+  if (stream_projection_ && kept_capacity_ != stream_projection_->capacity()) {
+    stream_projection_->clear();  // kept in other slots, or not at all: start from none
+    kept_capacity_ = stream_projection_->capacity();
+  }
 }
 
 std::vector<std::string> NsExactModel::notes() const {

@@ -7,7 +7,9 @@
 // choose_dt, the constructor, a restart) changes it. Internal to the physics module.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -148,6 +150,11 @@ class SolutionHistory {
   // kept, and the solve about to run counts as the next step's.
   // ratio: dt / dt_prev of the step about to run (not finite or <= 0: unknown, taken as 1).
   bool next_guess(const Field& x, real ratio, Field& guess);
+  // The last next_guess's weights on x, previous and before_previous: guess = their sum with
+  // these weights ({1} where it left guess untouched, which the caller holds x in).
+  std::span<const real> weights() const {
+    return {weights_.data(), static_cast<std::size_t>(n_weights_)};
+  }
   // For a checkpoint: the kept solutions, how many of x, previous and before_previous are
   // consecutive steps', and the last call's ratio (the spacing of x and previous against
   // previous and before_previous).
@@ -161,6 +168,8 @@ class SolutionHistory {
   FieldPtr previous_, before_previous_;
   int known_;
   real ratio_ = 1;  // the last call's ratio (1 before any)
+  std::array<real, 3> weights_{};
+  int n_weights_ = 0;
 };
 
 // The state of a pressure solve's projection (solvers/projection.hpp) for a checkpoint: cell

@@ -103,6 +103,11 @@ void read_solver(const config::Case& c, Setup& s) {
     c.fail("solver.pressure_projection",
            fmt::format("must be 0 (off) or between 3 and 64 vectors, got {}", vectors));
   s.pressure_projection = static_cast<int>(vectors);
+  const long long streams = c.get<long long>("solver.stream_projection", 6);
+  if (streams != 0 && (streams < 3 || streams > 16))
+    c.fail("solver.stream_projection",
+           fmt::format("must be 0 (off) or between 3 and 16 solutions, got {}", streams));
+  s.stream_projection = static_cast<int>(streams);
 }
 
 void read_fluid(const config::Case& c, Setup& s) {

@@ -58,6 +58,10 @@ struct Setup {
   // solver.pressure_projection (ns-classical): the basis size of the pressure solve's initial
   // guess (solvers/projection.hpp); 0: the last answer
   int pressure_projection = 8;
+  // solver.stream_projection (ns-exact): the solutions kept for the correction of the stream
+  // solve's extrapolated guess while a flow starts (solvers/residual_projection.hpp); 0: the
+  // extrapolation alone
+  int stream_projection = 6;
 };
 
 // Reads the sections above; InputError for unknown patches, patches without a condition, bad
