@@ -145,7 +145,9 @@ int end_early(physics::Model& model, const Plugins& plugins, output::SeriesWrite
 }  // namespace
 
 void write_fields(output::SeriesWriter& writer, physics::Model& model, const OutputSettings& o) {
-  const std::vector<physics::HostField> fields = model.fields(o.fields);
+  // output.fields = []: the mesh alone (the model reads an empty list as all of its fields).
+  const std::vector<physics::HostField> fields =
+      o.fields.empty() ? std::vector<physics::HostField>{} : model.fields(o.fields);
   std::vector<output::Field> points, cells;
   for (const auto& f : fields)
     (f.at_cells ? cells : points).push_back({f.name, f.components, f.data});

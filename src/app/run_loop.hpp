@@ -31,7 +31,7 @@ using Plugins = std::vector<std::unique_ptr<physics::Plugin>>;
 struct OutputSettings {
   std::filesystem::path directory;
   int interval = 0;
-  std::vector<std::string> fields;
+  std::vector<std::string> fields;  // output.fields (empty: the mesh alone, no field)
   // output.format = "vtkhdf": the fields go to this writer instead of the .vtu series (the
   // boundary file stays a .vtu).
   bool vtkhdf_format = false;

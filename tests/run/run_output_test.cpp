@@ -103,6 +103,29 @@ TEST(Run, OutputCompressionReachesEveryFile) {
   std::filesystem::remove_all(dir);
 }
 
+// output.fields = [] writes the mesh alone (the model's own call reads an empty list as all of
+// its fields; a run timed without output work must not pay for them).
+TEST(Run, AnEmptyFieldListWritesTheMeshAlone) {
+  const auto dir = test::fresh_directory("no_fields");
+  const auto r = test::run_command(std::string(SCFD_BINARY) + " run " + kCube +
+                                   " --set time.end=0.005 --set 'output.fields=[]'" +
+                                   " --set output.directory=" + dir.string());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::vector<std::string> files = pvd_files(dir / "heat.pvd");
+  ASSERT_EQ(files.size(), 2u);
+  for (const std::string& f : files) {
+    vtkNew<vtkXMLUnstructuredGridReader> reader;
+    reader->SetFileName((dir / f).c_str());
+    reader->Update();
+    vtkUnstructuredGrid* g = reader->GetOutput();
+    EXPECT_GT(g->GetNumberOfCells(), 0) << f;
+    EXPECT_EQ(g->GetPointData()->GetArray("temperature"), nullptr) << f;
+    EXPECT_EQ(g->GetCellData()->GetArray("heat_flux"), nullptr) << f;
+    EXPECT_NE(g->GetCellData()->GetArray("region"), nullptr) << f;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // A model's set-up notes (here: ns-exact solving for the cylinder's streamfunction value) follow
 // the effective configuration and the model line, so the configuration block stays first.
 // KEY's number inside the summary's object "OBJECT": {...} (the first such object).
