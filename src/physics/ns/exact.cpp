@@ -12,6 +12,7 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "core/timer.hpp"
 #include "halo/overlap.hpp"
 #include "physics/ns/flow.hpp"
@@ -143,7 +144,16 @@ solvers::SolveResult NsExactModel::solve_stream(Field& rhs, bool step) {
       solver_->solve(system_, *s_rhs_, *s0_, setup_.momentum, system_.preconditioner());
   require_converged(r, fmt::format("step {}: streamfunction", flow_.step + 1));
   system_.project(*s0_);
-  if (step && stream_projection_) stream_projection_->solved(system_, *s0_, r.iterations);
+  if (step && stream_projection_) {
+    const bool retired = stream_projection_->retired();
+    stream_projection_->solved(system_, *s0_, r.iterations);
+    if (!retired && stream_projection_->retired())
+      log::info(
+          "step {}: the stream guess's corrections did not pay on this flow (two corrected solves "
+          "took as many iterations as the last uncorrected one): the extrapolation alone from "
+          "here on",
+          flow_.step + 1);
+  }
   be_.copy(*s_boundary_, *stream_);
   be_.axpy(1, *s0_, *stream_);
   halo::overlap(curl_plan(), be_, *stream_,
