@@ -26,8 +26,8 @@ struct Backend::MeshOperators {
 Backend::Backend() = default;
 Backend::~Backend() = default;
 
-void Backend::upload_indices(std::span<const real> values, std::span<const index> indices,
-                             Field& x) const {
+void Backend::upload_indices(std::span<const real> values, std::span<const index> indices, Field& x,
+                             std::uint64_t /*list_id*/) const {
   SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
              indices.size());
   std::size_t first = 0;

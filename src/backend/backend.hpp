@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -186,20 +187,35 @@ class Backend {
   // (the pack of a halo exchange with overlap): begin queues out = x[indices] and returns true
   // when out holds it already; otherwise download_indices_end(out), with the same span, waits
   // for it and fills out. x, indices and out must stay as they are until then. Default: begin
-  // is download_indices; gl-compute returns false.
+  // is download_indices; gl-compute returns false. A `list_id` other than 0 names `indices` for
+  // good: no other list of the process has that id, and this one never changes (a halo plan's
+  // lists, halo::HaloPlan); a backend that keeps a device copy of a list then finds it by the id
+  // instead of comparing its contents (4 bytes per index, per exchange). 0 promises nothing.
   virtual bool download_indices_begin(const Field& x, std::span<const index> indices,
-                                      std::span<real> out) const {
+                                      std::span<real> out, std::uint64_t list_id) const {
+    static_cast<void>(list_id);
     download_indices(x, indices, out);
     return true;
   }
-  virtual void download_indices_end(std::span<real> out) const { static_cast<void>(out); }
+  // Returns where the values are: out, or host-visible memory of the backend's that holds them
+  // until the next download_indices_begin into out (sent from there, they need no copy).
+  virtual std::span<const real> download_indices_end(std::span<real> out) const { return out; }
   virtual void upload_range(std::span<const real> values, Field& x, index offset) const = 0;
   // x[indices[k]] = values[k] (indices ascending and distinct); the other entries keep their
   // values. The receive side of a narrowed halo plan (HaloPlan::narrowed), whose ghosts are not
   // one range. Default: one upload_range per run of consecutive indices; the drivers scatter
-  // in one kernel (gl-compute) or one point list (gl-raster), the cpu in one loop.
+  // in one kernel (gl-compute) or one point list (gl-raster), the cpu in one loop. `list_id`
+  // as for download_indices_begin.
   virtual void upload_indices(std::span<const real> values, std::span<const index> indices,
-                              Field& x) const;
+                              Field& x, std::uint64_t list_id) const;
+  // Host memory to receive n values into (a halo exchange's messages) for the upload_range or
+  // upload_indices that takes exactly this span as its values, next and once: a backend that
+  // uploads through host-visible staging memory hands that memory out, so the values received
+  // need no copy on the host. Empty (the default): the caller receives into its own array.
+  virtual std::span<real> receive_buffer(std::size_t n) const {
+    static_cast<void>(n);
+    return {};
+  }
   // A boundary-data field: x[entries[k]] = values[k] (distinct entries, in any order) and 0 in
   // every other entry. gl-raster clears the texture and draws the values as GL_POINTS (a point
   // list per entry list, built once); the others upload the whole field once.

@@ -4,6 +4,7 @@
 // upload of every received value into the ghost range [n_owned, n_local) (a narrowed plan: one
 // scatter of the received values into their ghosts, Backend::upload_indices).
 #include <algorithm>
+#include <atomic>
 
 #include "core/counters.hpp"
 #include "core/error.hpp"
@@ -26,6 +27,16 @@ void HaloPlan::post_sends(std::span<const T> send, int c) {
   for (std::size_t k = 0; k < send_ranks_.size(); ++k)
     MPI_Isend(send.data() + c * send_offset_[k], c * (send_offset_[k + 1] - send_offset_[k]),
               mpi_type<T>(), send_ranks_[k], tag_, comm_, &requests_[n_recv + k]);
+}
+
+std::uint64_t HaloPlan::next_id() {
+  static std::atomic<std::uint64_t> next{1};
+  return next++;
+}
+
+std::uint64_t HaloPlan::list_id(int c, bool receive) const {
+  SCFD_CHECK(c >= 1 && c < 128, "{} halo: {} components per entity", entity_name(kind_), c);
+  return id_ << 8 | static_cast<std::uint64_t>(c) << 1 | (receive ? 1 : 0);
 }
 
 std::span<const index> HaloPlan::send_list(int c) {
@@ -86,10 +97,16 @@ void HaloPlan::begin(const backend::Backend& be, backend::Field& x, int componen
   const Timer t;
   const std::span<const index> list = send_list(components);
   const std::span<real> send(send_buf_.data(), list.size());
-  post_receives<real>(recv_buf_, components);
+  const std::size_t n_recv =
+      static_cast<std::size_t>(components) * static_cast<std::size_t>(n_received());
+  // Received in the backend's staging memory, the values need no copy on their way to the device.
+  pending_recv_ = on_one_node_ ? be.receive_buffer(n_recv) : std::span<real>{};
+  if (pending_recv_.empty()) pending_recv_ = std::span<real>(recv_buf_.data(), n_recv);
+  post_receives<real>(pending_recv_, components);
   // A GPU's gather may still run after begin returns: the sends go out in end(), once it is
   // done, and the work queued in between keeps the GPU busy meanwhile.
-  pack_pending_ = !list.empty() && !be.download_indices_begin(x, list, send);
+  pack_pending_ =
+      !list.empty() && !be.download_indices_begin(x, list, send, list_id(components, false));
   if (!pack_pending_) post_sends<real>(send, components);
   count_exchange(send.size_bytes());
   begin_seconds_ = t.seconds();
@@ -106,11 +123,11 @@ void HaloPlan::end(const backend::Backend& be, backend::Field& x, bool joined) {
   if (!joined) counters::add(counters::Kind::halo_round);
   const Timer t;
   wait_all();
-  const auto c = static_cast<std::size_t>(pending_components_);
-  const std::span<const real> recv(recv_buf_.data(), c * static_cast<std::size_t>(n_received()));
+  const std::span<const real> recv = pending_recv_;
   if (!recv.empty()) {
     if (narrowed_)
-      be.upload_indices(recv, recv_list(pending_components_), x);
+      be.upload_indices(recv, recv_list(pending_components_), x,
+                        list_id(pending_components_, true));
     else
       be.upload_range(recv, x, pending_components_ * n_owned_);
   }
@@ -127,8 +144,12 @@ void HaloPlan::send(const backend::Backend& be) {
   be.flush();
   if (pack_pending_) {
     const std::span<real> out(send_buf_.data(), send_list(pending_components_).size());
-    be.download_indices_end(out);
-    post_sends<real>(out, pending_components_);
+    std::span<const real> values = be.download_indices_end(out);
+    if (!on_one_node_ && values.data() != out.data()) {  // see on_one_node_
+      std::copy(values.begin(), values.end(), out.begin());
+      values = out;
+    }
+    post_sends<real>(values, pending_components_);
     pack_pending_ = false;
   }
   begin_seconds_ += t.seconds();

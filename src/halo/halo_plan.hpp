@@ -33,6 +33,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -137,6 +138,9 @@ class HaloPlan {
   const HaloStats& stats() const { return stats_; }
 
  private:
+  static std::uint64_t next_id();
+  // The id of send_list(c) or recv_list(c).
+  std::uint64_t list_id(int c, bool receive) const;
   template <typename T>
   void post_receives(std::span<T> recv, int components);
   template <typename T>
@@ -167,14 +171,24 @@ class HaloPlan {
   std::vector<index> recv_index_;      // narrowed: the ghosts received, in recv_buf_'s order
   std::vector<std::vector<index>> wide_recv_;  // [c]: recv_index_ widened to c values each
   bool narrowed_ = false;
+  // Every neighbour runs on this node: receives may land in the backend's staging memory
+  // (Backend::receive_buffer). Between nodes a transport may have to register a receive buffer
+  // with the network card, which memory mapped from a GPU driver may not allow.
+  bool on_one_node_ = false;
   int narrowings_ = 0;                     // narrowed plans made from this one (their tags)
   std::vector<real> send_buf_, recv_buf_;  // send_index_.size() and n_received() per component
-  std::vector<MPI_Request> requests_;      // one per neighbour message
+  // Names this plan's index lists to the backend for good (Backend::download_indices_begin's
+  // list_id): a new id for every plan made, never reused; a move takes it along with the lists.
+  std::uint64_t id_ = next_id();
+  std::vector<MPI_Request> requests_;  // one per neighbour message
   bool in_flight_ = false;
   bool pack_pending_ = false;  // begin's gather is still running on the backend: end sends
   bool overlap_ = false;
   const backend::Field* pending_ = nullptr;  // the field between begin and end
   int pending_components_ = 1;
+  // Where the pending exchange receives: the backend's staging memory (Backend::receive_buffer),
+  // or recv_buf_.
+  std::span<real> pending_recv_;
   double begin_seconds_ = 0;  // time spent in the pending begin
   HaloStats stats_;
   HaloStats* parent_stats_ = nullptr;  // narrowed: the parent plan's (which outlives it)

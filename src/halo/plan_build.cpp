@@ -3,6 +3,7 @@
 // ask for to owned local indices, and allocate the exchange buffers once.
 #include <algorithm>
 #include <iterator>
+#include <numeric>
 #include <utility>
 
 #include "core/error.hpp"
@@ -27,6 +28,27 @@ Ranks ranks_of(MPI_Comm comm) {
   MPI_Comm_rank(comm, &r.rank);
   MPI_Comm_size(comm, &r.size);
   return r;
+}
+
+// Whether every rank in `neighbours` runs on this rank's node (MPI_COMM_TYPE_SHARED). Collective
+// on comm.
+bool on_this_node(MPI_Comm comm, const std::vector<int>& neighbours) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 0;
+  MPI_Comm_size(node, &n);
+  MPI_Group node_group = MPI_GROUP_NULL, comm_group = MPI_GROUP_NULL;
+  MPI_Comm_group(node, &node_group);
+  MPI_Comm_group(comm, &comm_group);
+  std::vector<int> mine(static_cast<std::size_t>(n)), theirs(static_cast<std::size_t>(n));
+  std::iota(mine.begin(), mine.end(), 0);
+  MPI_Group_translate_ranks(node_group, n, mine.data(), comm_group, theirs.data());
+  MPI_Group_free(&node_group);
+  MPI_Group_free(&comm_group);
+  MPI_Comm_free(&node);
+  std::sort(theirs.begin(), theirs.end());
+  return std::all_of(neighbours.begin(), neighbours.end(),
+                     [&](int r) { return std::binary_search(theirs.begin(), theirs.end(), r); });
 }
 
 // Sorted (global id, local index) pairs of the owned entities, for lookups by id.
@@ -138,6 +160,9 @@ HaloPlan HaloPlan::build(Entity kind, index n_owned, std::span<const index> gid,
     p.send_offset_.push_back(static_cast<index>(p.send_index_.size()));
   }
   for (const index count : p.recv_count_) p.recv_offset_.push_back(p.recv_offset_.back() + count);
+  std::vector<int> neighbours = p.send_ranks_;
+  neighbours.insert(neighbours.end(), p.recv_ranks_.begin(), p.recv_ranks_.end());
+  p.on_one_node_ = on_this_node(comm, neighbours);
   p.send_buf_.resize(p.send_index_.size());
   p.recv_buf_.resize(static_cast<std::size_t>(p.n_ghosts()));
   p.requests_.assign(p.send_ranks_.size() + p.recv_ranks_.size(), MPI_REQUEST_NULL);
@@ -157,6 +182,7 @@ HaloPlan HaloPlan::narrowed(std::span<const index> ghosts) {
   p.n_local_ = n_local_;
   p.narrowed_ = true;
   p.overlap_ = overlap_;
+  p.on_one_node_ = on_one_node_;
   p.parent_stats_ = &totals();
   p.tag_ = tag_ + kNarrowedTagStep * ++narrowings_;
   SCFD_CHECK(p.tag_ <= kTagLimit, "{} halo: too many narrowed plans ({})", entity_name(kind_),

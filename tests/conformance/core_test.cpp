@@ -624,7 +624,8 @@ TEST_P(CoreOperations, DownloadIndicesGathersAndRefreshesItsCache) {
 }
 
 // The two halves of a gather (a halo pack with overlap): two gathers pending into two outputs
-// at once, other work queued between the halves, the ends in the other order.
+// at once, other work queued between the halves, the ends in the other order; the values where
+// the end says they are (gl-compute fp64: its mapped memory).
 TEST_P(CoreOperations, DownloadIndicesInTwoHalvesGathersTheSame) {
   const std::size_t size = 3000;
   Pair f = make_pair(random_values(size, 30, fp32()));
@@ -636,15 +637,18 @@ TEST_P(CoreOperations, DownloadIndicesInTwoHalvesGathersTheSame) {
   cpu.download_indices(*f.cpu, a, want_a);
   cpu.download_indices(*g.cpu, b, want_b);
   for (int pass = 0; pass < 2; ++pass) {
-    const bool ready_a = gpu->download_indices_begin(*f.gpu, a, got_a);
-    const bool ready_b = gpu->download_indices_begin(*g.gpu, b, got_b);
+    const bool ready_a = gpu->download_indices_begin(*f.gpu, a, got_a, 0);
+    const bool ready_b = gpu->download_indices_begin(*g.gpu, b, got_b, 0);
     auto other = gpu->make_field(static_cast<index>(size));
     gpu->copy(*f.gpu, *other);  // work between the halves, reading what the gathers read
     gpu->axpy(2, *g.gpu, *other);
-    if (!ready_b) gpu->download_indices_end(got_b);
-    if (!ready_a) gpu->download_indices_end(got_a);
-    EXPECT_EQ(got_a, want_a) << "pass " << pass;
-    EXPECT_EQ(got_b, want_b) << "pass " << pass;
+    const auto end = [&](bool ready, std::vector<real>& got) {
+      if (ready) return got;
+      const std::span<const real> at = gpu->download_indices_end(got);
+      return std::vector<real>(at.begin(), at.end());
+    };
+    EXPECT_EQ(end(ready_b, got_b), want_b) << "pass " << pass;
+    EXPECT_EQ(end(ready_a, got_a), want_a) << "pass " << pass;
   }
 }
 
@@ -672,11 +676,51 @@ TEST_P(CoreOperations, UploadIndicesWritesOnlyItsEntries) {
   for (const unsigned seed : {27u, 28u, 29u}) {
     if (seed == 29u) entries[3] = 6;  // edited in place: the same data pointer
     const std::vector<real> v = random_values(entries.size(), seed, fp32());
-    cpu.upload_indices(v, entries, *f.cpu);
-    gpu->upload_indices(v, entries, *f.gpu);
+    cpu.upload_indices(v, entries, *f.cpu, 0);
+    gpu->upload_indices(v, entries, *f.gpu, 0);
     ASSERT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << "seed " << seed;
-    gpu->Backend::upload_indices(v, entries, *f.gpu);
+    gpu->Backend::upload_indices(v, entries, *f.gpu, 0);
     ASSERT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << "default, seed " << seed;
+  }
+}
+
+// A halo receive into the backend's staging memory (gl-compute fp64; an empty span elsewhere):
+// two receive buffers handed out at once, a plain upload between, each uploaded from where it
+// was received; and index lists named by ids (a halo plan's), two at one address.
+TEST_P(CoreOperations, ReceiveBuffersAndNamedListsUploadTheirValues) {
+  const std::size_t n = 3001;
+  Pair f = make_pair(random_values(n, 40, fp32()));
+  std::vector<index> entries;
+  for (index i = 3; i < 2700; i += (i % 4 == 0 ? 1 : 5)) entries.push_back(i);
+  for (const unsigned seed : {41u, 42u, 43u}) {
+    if (seed == 43u)  // another list at the same address, named by another id
+      for (index& e : entries) e += 1;
+    const std::uint64_t id = seed == 43u ? 12 : 11;
+    const std::vector<real> v = random_values(entries.size(), seed, fp32());
+    const std::vector<real> ghost = random_values(137, seed + 10, fp32());
+    const std::vector<real> plain = random_values(50, seed + 20, fp32());
+    const std::span<real> a = gpu->receive_buffer(v.size());
+    const std::span<real> b = gpu->receive_buffer(ghost.size());
+    ASSERT_EQ(a.empty(), b.empty());
+    ASSERT_TRUE(a.empty() || (a.size() == v.size() && b.size() == ghost.size()));
+    if (!a.empty()) {  // as MPI would receive them
+      std::copy(v.begin(), v.end(), a.begin());
+      std::copy(ghost.begin(), ghost.end(), b.begin());
+    }
+    gpu->upload_range(plain, *f.gpu, 20);  // must not take a or b
+    cpu.upload_range(plain, *f.cpu, 20);
+    gpu->upload_indices(a.empty() ? std::span<const real>(v) : a, entries, *f.gpu, id);
+    cpu.upload_indices(v, entries, *f.cpu, id);
+    gpu->upload_range(b.empty() ? std::span<const real>(ghost) : b, *f.gpu, 2850);
+    cpu.upload_range(ghost, *f.cpu, 2850);
+    ASSERT_EQ(values(*gpu, *f.gpu), values(cpu, *f.cpu)) << "seed " << seed;
+    std::vector<real> got(entries.size()), want(entries.size());
+    cpu.download_indices(*f.cpu, entries, want);
+    if (!gpu->download_indices_begin(*f.gpu, entries, got, id + 100)) {
+      const std::span<const real> at = gpu->download_indices_end(got);
+      got.assign(at.begin(), at.end());
+    }
+    ASSERT_EQ(got, want) << "seed " << seed;
   }
 }
 

@@ -6,7 +6,10 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -240,6 +243,77 @@ TEST(HaloPlanSynthetic, NarrowedPlanFillsOnlyItsGhosts) {
   narrow.exchange(std::span<real>(v));
   for (std::size_t i = static_cast<std::size_t>(l.n_owned); i < l.gid.size(); ++i)
     EXPECT_EQ(v[i], is_kept[i] ? 3 * l.gid[i] + 1 : real(-1)) << "host, local " << i;
+}
+
+// A cpu backend that hands out receive buffers as gl-compute does (Backend::receive_buffer) and
+// records the index list ids the plans pass.
+class StagingBackend : public CpuBackend {
+ public:
+  std::span<real> receive_buffer(std::size_t n) const override {
+    std::vector<real>& s = slots_[next_++ % slots_.size()];
+    s.assign(n, real(-99));
+    return s;
+  }
+  void upload_range(std::span<const real> values, backend::Field& x, index offset) const override {
+    count(values);
+    CpuBackend::upload_range(values, x, offset);
+  }
+  void upload_indices(std::span<const real> values, std::span<const index> indices,
+                      backend::Field& x, std::uint64_t list_id) const override {
+    count(values);
+    receive_ids.push_back(list_id);
+    CpuBackend::upload_indices(values, indices, x, list_id);
+  }
+  bool download_indices_begin(const backend::Field& x, std::span<const index> indices,
+                              std::span<real> out, std::uint64_t list_id) const override {
+    send_ids.push_back(list_id);
+    return CpuBackend::download_indices_begin(x, indices, out, list_id);
+  }
+  mutable int in_place = 0, copied = 0;  // uploads from a handed-out buffer, and others
+  mutable std::vector<std::uint64_t> send_ids, receive_ids;
+
+ private:
+  void count(std::span<const real> values) const {
+    const bool mine = std::any_of(slots_.begin(), slots_.end(), [&](const std::vector<real>& s) {
+      return !s.empty() && s.data() == values.data();
+    });
+    ++(mine ? in_place : copied);
+  }
+  mutable std::array<std::vector<real>, 4> slots_;
+  mutable std::size_t next_ = 0;
+};
+
+// Under mpirun on one node every exchange receives into the backend's buffer and uploads from
+// it; the index lists carry ids that name one list each (plan, direction, components) and stay
+// the same from one exchange to the next.
+TEST(HaloPlanSynthetic, ReceivesLandInTheBackendsBufferAndListsHaveIds) {
+  const auto l = test::synthetic_layout(MPI_COMM_WORLD);
+  HaloPlan full = plan_of(l);
+  std::vector<index> kept;
+  for (index g = full.n_owned(); g < full.n_local(); g += 2) kept.push_back(g);
+  HaloPlan narrow = full.narrowed(kept);
+  const StagingBackend be;
+  for (int pass = 0; pass < 2; ++pass) {
+    auto x = be.make_field(full.n_local()), v = be.make_field(3 * full.n_local());
+    be.upload(owned_values(l, 5, 1), *x);
+    full.exchange(be, *x);
+    EXPECT_EQ(mismatches(host(*x), l, 5, 1), 0);
+    narrow.exchange(be, *v, 3);
+    narrow.exchange(be, *x);
+  }
+  EXPECT_EQ(be.copied, 0);
+  EXPECT_EQ(be.in_place, (full.n_received() > 0 ? 2 : 0) + (narrow.n_received() > 0 ? 4 : 0));
+  std::vector<std::uint64_t> ids = be.send_ids;
+  ids.insert(ids.end(), be.receive_ids.begin(), be.receive_ids.end());
+  EXPECT_TRUE(std::none_of(ids.begin(), ids.end(), [](std::uint64_t id) { return id == 0; }));
+  const auto distinct = [](std::vector<std::uint64_t> v) {
+    std::sort(v.begin(), v.end());
+    return std::unique(v.begin(), v.end()) - v.begin();
+  };
+  // Two passes of the same exchanges: the second pass repeats the first's ids.
+  EXPECT_EQ(2 * distinct(be.send_ids), static_cast<long>(be.send_ids.size()));
+  EXPECT_EQ(2 * distinct(be.receive_ids), static_cast<long>(be.receive_ids.size()));
+  EXPECT_EQ(distinct(ids), distinct(be.send_ids) + distinct(be.receive_ids));
 }
 
 TEST(HaloPlanSynthetic, StatisticsAddUpOverRanks) {

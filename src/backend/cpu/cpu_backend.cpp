@@ -91,7 +91,7 @@ void CpuBackend::upload_range(std::span<const real> values, Field& xf, index off
 }
 
 void CpuBackend::upload_indices(std::span<const real> values, std::span<const index> indices,
-                                Field& xf) const {
+                                Field& xf, std::uint64_t /*list_id*/) const {
   auto x = host(xf);
   SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
              indices.size());

@@ -67,8 +67,8 @@ class CpuBackend : public Backend {
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
-  void upload_indices(std::span<const real> values, std::span<const index> indices,
-                      Field& x) const override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices, Field& x,
+                      std::uint64_t list_id) const override;
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       Field& x) const override;
   void fill(Field& y, real value) const override;

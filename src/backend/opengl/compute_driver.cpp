@@ -153,7 +153,7 @@ bool ComputeDriver::gather_begin(const Buffer& indices, const FieldStorage& x,
   return false;
 }
 
-void ComputeDriver::gather_end(std::span<real> out) {
+std::span<const real> ComputeDriver::gather_end(std::span<real> out) {
   auto it = std::find_if(sends_.begin(), sends_.end(),
                          [&](const Send& s) { return s.key == out.data(); });
   SCFD_CHECK(it != sends_.end() && it->n == out.size(),
@@ -163,8 +163,8 @@ void ComputeDriver::gather_end(std::span<real> out) {
   const std::byte* at = it->buffer.mapped();
   if (at == nullptr) {  // below GL 4.4: a read-back
     read_reals(it->buffer, out, be_->gl_precision());
-  } else if (be_->gl_precision() == Precision::fp64) {
-    std::memcpy(out.data(), at, out.size_bytes());
+  } else if (be_->gl_precision() == Precision::fp64) {  // the values as the gather wrote them
+    return {reinterpret_cast<const real*>(at), out.size()};
   } else {  // no further wait: work queued after the gather may still be running
     for (std::size_t k = 0; k < out.size(); ++k) {
       float v = 0;
@@ -172,12 +172,42 @@ void ComputeDriver::gather_end(std::span<real> out) {
       out[k] = static_cast<real>(v);
     }
   }
+  return out;
 }
 
-ComputeDriver::Staging& ComputeDriver::stage(std::span<const real> values) {
+ComputeDriver::Staging& ComputeDriver::next_staging() {
+  std::size_t tried = 0;
+  while (receive_[next_receive_].handed_out) {
+    SCFD_CHECK(++tried < receive_.size(),
+               "gl-compute: all {} staging buffers are handed out to receives not yet uploaded",
+               receive_.size());
+    next_receive_ = (next_receive_ + 1) % receive_.size();
+  }
   Staging& s = receive_[next_receive_];
   next_receive_ = (next_receive_ + 1) % receive_.size();
   s.read.wait();
+  return s;
+}
+
+std::span<real> ComputeDriver::receive_buffer(std::size_t n) {
+  if (be_->gl_precision() != Precision::fp64 || gl::gl_version() < 44) return {};
+  Staging& s = next_staging();
+  reserve_host_visible(s.buffer, n * sizeof(real));
+  s.handed_out = true;
+  return {reinterpret_cast<real*>(s.buffer.mapped()), n};
+}
+
+ComputeDriver::Staging& ComputeDriver::stage(std::span<const real> values) {
+  for (Staging& s : receive_) {
+    if (s.handed_out && reinterpret_cast<const real*>(s.buffer.mapped()) == values.data()) {
+      SCFD_CHECK(values.size_bytes() <= s.buffer.size(),
+                 "an upload of {} values from a receive buffer of {} bytes", values.size(),
+                 s.buffer.size());
+      s.handed_out = false;
+      return s;  // received in place: nothing to write
+    }
+  }
+  Staging& s = next_staging();
   reserve_host_visible(s.buffer, values.size() * real_bytes(be_->gl_precision()));
   write_reals(s.buffer, values, 0, be_->gl_precision());
   return s;
@@ -196,12 +226,18 @@ void ComputeDriver::upload_range(std::span<const real> values, FieldStorage& x,
   s.read.place();
 }
 
-ComputeDriver::ScatterMap& ComputeDriver::scatter_map(std::span<const index> indices) {
+ComputeDriver::ScatterMap& ComputeDriver::scatter_map(std::span<const index> indices,
+                                                      std::uint64_t id) {
   auto it = std::find_if(scatter_maps_.begin(), scatter_maps_.end(), [&](const ScatterMap& m) {
-    return m.key == indices.data() && m.host.size() == indices.size();
+    return id != 0 ? m.id == id
+                   : m.id == 0 && m.key == indices.data() && m.entries == indices.size();
   });
-  if (it != scatter_maps_.end() && std::equal(it->host.begin(), it->host.end(), indices.begin()))
+  if (it != scatter_maps_.end() &&
+      (id != 0 || std::equal(it->host.begin(), it->host.end(), indices.begin()))) {
+    SCFD_CHECK(it->entries == indices.size(), "index list {} had {} entries, now {}", id,
+               it->entries, indices.size());
     return *it;
+  }
   if (it == scatter_maps_.end()) {
     if (scatter_maps_.size() == kMaxIndexLists) scatter_maps_.pop_front();
     it = scatter_maps_.insert(scatter_maps_.end(), ScatterMap{});
@@ -210,7 +246,9 @@ ComputeDriver::ScatterMap& ComputeDriver::scatter_map(std::span<const index> ind
     SCFD_CHECK(indices[k - 1] < indices[k], "upload_indices: index {} after {}", indices[k],
                indices[k - 1]);
   it->key = indices.data();
-  it->host.assign(indices.begin(), indices.end());
+  it->id = id;
+  it->entries = indices.size();
+  if (id == 0) it->host.assign(indices.begin(), indices.end());
   it->first = static_cast<std::size_t>(indices.front());
   it->count = static_cast<std::size_t>(indices.back() - indices.front()) + 1;
   std::vector<index> map(it->count, -1);
@@ -221,8 +259,8 @@ ComputeDriver::ScatterMap& ComputeDriver::scatter_map(std::span<const index> ind
 }
 
 void ComputeDriver::upload_indices(std::span<const real> values, std::span<const index> indices,
-                                   FieldStorage& x) {
-  const ScatterMap& m = scatter_map(indices);
+                                   FieldStorage& x, std::uint64_t list_id) {
+  const ScatterMap& m = scatter_map(indices, list_id);
   Staging& s = stage(values);
   gl::Program& prog = program("upload_indices");
   prog.bind({&s.buffer, &m.map}, {}, {&x});

@@ -38,12 +38,15 @@ class ComputeDriver final : public Driver {
   void start_builds() override;
 
   // The gather writes into a host-visible buffer of its own per `out` (a halo plan's send
-  // buffer), followed by a fence; gather_end waits on the fence and converts into out.
+  // buffer), followed by a fence; gather_end waits on the fence and returns that buffer's
+  // memory (fp64; halo messages are sent from it) or converts it into out (fp32).
   bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
-  void gather_end(std::span<real> out) override;
+  std::span<const real> gather_end(std::span<real> out) override;
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
-  void upload_indices(std::span<const real> values, std::span<const index> indices,
-                      FieldStorage& x) override;
+  // fp64 on GL >= 4.4: a staging buffer's mapped memory, set aside until an upload takes it.
+  std::span<real> receive_buffer(std::size_t n) override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices, FieldStorage& x,
+                      std::uint64_t list_id) override;
   // One upload of the whole field.
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       FieldStorage& x) override;
@@ -93,23 +96,33 @@ class ComputeDriver final : public Driver {
   // upload_range's inputs, host-visible, used in turn: the host writes one after the fence
   // placed behind the last kernel that read it (almost always passed), so an upload never
   // waits for the work queued before it.
+  // A buffer handed out by receive_buffer is set aside until the upload of its values, and the
+  // others are used in turn meanwhile.
   struct Staging {
     Buffer buffer;
     scfd::gl::Fence read;
+    bool handed_out = false;
   };
-  std::array<Staging, 4> receive_;
+  std::array<Staging, 8> receive_;
   std::size_t next_receive_ = 0;
-  // The next staging buffer, waited for and holding `values` (upload_range, upload_indices).
+  // The next staging buffer not handed out, its last upload finished.
+  Staging& next_staging();
+  // The staging buffer holding `values` (upload_range, upload_indices): the one receive_buffer
+  // handed out for them, or the next one with the values written into it.
   Staging& stage(std::span<const real> values);
   // upload_indices: for each index list (the last kMaxIndexLists), the position of each entry of
-  // [first, first + count) in the list, or -1 (kernels/upload_indices.glsl's map).
+  // [first, first + count) in the list, or -1 (kernels/upload_indices.glsl's map). A list with
+  // an id (Backend::download_indices_begin) is found by it, any other by its data pointer and
+  // its contents.
   struct ScatterMap {
     const index* key = nullptr;  // data pointer of the list it was made from
-    std::vector<index> host;     // the list, to detect one edited in place
+    std::uint64_t id = 0;
+    std::vector<index> host;  // the list, to detect one edited in place (none with an id)
+    std::size_t entries = 0;  // the list's size
     Buffer map;
     std::size_t first = 0, count = 0;
   };
-  ScatterMap& scatter_map(std::span<const index> indices);
+  ScatterMap& scatter_map(std::span<const index> indices, std::uint64_t id);
   std::deque<ScatterMap> scatter_maps_;
   // slot_op: slot_value.glsl in the scalars' precision and its one-entry outputs (first use)
   std::unique_ptr<scfd::gl::Body> slot_body_;  // slot_body()

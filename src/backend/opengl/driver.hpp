@@ -75,15 +75,21 @@ class Driver {
   // The Backend calls that differ, their arguments checked by GlBackend.
   // out[k] = x[indices[k]] (download_indices_begin): `indices` is the device copy of
   // out.size() > 0 indices. Returns whether out holds the values; if not, gather_end(out) (the
-  // same span) waits for them and fills out.
+  // same span) waits for them and returns where they are (Backend::download_indices_end).
   virtual bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) = 0;
-  virtual void gather_end(std::span<real> out) = 0;
+  virtual std::span<const real> gather_end(std::span<real> out) = 0;
   // x[offset + k] = values[k] (upload_range; values not empty).
   virtual void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) = 0;
+  // Backend::receive_buffer (n > 0); none by default.
+  virtual std::span<real> receive_buffer(std::size_t n) {
+    static_cast<void>(n);
+    return {};
+  }
   // x[indices[k]] = values[k] (upload_indices; values not empty, the first and last index in x;
-  // the driver checks that the indices ascend when it first sees a list).
+  // the driver checks that the indices ascend when it first sees a list; list_id as for
+  // Backend::download_indices_begin).
   virtual void upload_indices(std::span<const real> values, std::span<const index> indices,
-                              FieldStorage& x) = 0;
+                              FieldStorage& x, std::uint64_t list_id) = 0;
   // x = 0 but x[entries[k]] = values[k] (upload_entries).
   virtual void upload_entries(std::span<const index> entries, std::span<const real> values,
                               FieldStorage& x) = 0;

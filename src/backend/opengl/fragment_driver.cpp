@@ -81,7 +81,7 @@ void FragmentDriver::upload_range(std::span<const real> values, FieldStorage& x,
 }
 
 void FragmentDriver::upload_indices(std::span<const real> values, std::span<const index> indices,
-                                    FieldStorage& x) {
+                                    FieldStorage& x, std::uint64_t /*list_id*/) {
   for (std::size_t k = 1; k < indices.size(); ++k)
     SCFD_CHECK(indices[k - 1] < indices[k], "upload_indices: index {} after {}", indices[k],
                indices[k - 1]);

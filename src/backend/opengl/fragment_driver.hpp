@@ -38,12 +38,12 @@ class FragmentDriver final : public Driver {
   // Gathered into a field of the send's size, read back whole.
   // A gather drawn and read back at once (returns true).
   bool gather_begin(const Buffer& indices, const FieldStorage& x, std::span<real> out) override;
-  void gather_end(std::span<real>) override {}
+  std::span<const real> gather_end(std::span<real> out) override { return out; }
   // One GL_POINT per entry (the thesis's halo receive).
   void upload_range(std::span<const real> values, FieldStorage& x, std::size_t offset) override;
   // GL_POINTS through the entry list's points (built once), as upload_entries without the clear.
-  void upload_indices(std::span<const real> values, std::span<const index> indices,
-                      FieldStorage& x) override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices, FieldStorage& x,
+                      std::uint64_t list_id) override;
   // A clear, then one GL_POINT per value.
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       FieldStorage& x) override;

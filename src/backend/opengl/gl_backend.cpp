@@ -23,10 +23,13 @@ using gl::Precision;
 
 namespace {
 
-// A device copy of an index list given to download_indices, with the host copy it was made from.
+// A device copy of an index list given to download_indices, with the host copy it was made from
+// (or its id: Backend::download_indices_begin).
 struct IndexList {
   const index* key = nullptr;  // data pointer of the span it was made from
-  std::vector<index> host;
+  std::uint64_t id = 0;
+  std::vector<index> host;  // empty for a list with an id
+  std::size_t count = 0;
   Buffer device;
   index max = -1;  // largest index (all are >= 0)
 };
@@ -58,17 +61,21 @@ struct GlBackend::State {
         storage(s),
         acc_fp64(driver->accumulates_fp64(p, context.info())) {}
 
-  // The device copy of `indices`. The key is the span's data pointer and size; a hit is used
-  // only if the cached host copy still equals the span (a memcmp of 4 bytes per index, far
-  // cheaper than the read-back of 4-8 bytes per index that follows), so a list edited in place
-  // or a new list at a reused address is re-uploaded, never used stale.
-  const IndexList& device_indices(std::span<const index> indices) {
+  // The device copy of `indices`. A list with an id (a halo plan's) is found by its id. Otherwise
+  // the key is the span's data pointer and size, and a hit is used only if the cached host copy
+  // still equals the span (a memcmp of 4 bytes per index), so a list edited in place or a new
+  // list at a reused address is re-uploaded, never used stale.
+  const IndexList& device_indices(std::span<const index> indices, std::uint64_t id) {
     auto it = std::find_if(index_lists.begin(), index_lists.end(), [&](const IndexList& l) {
-      return l.key == indices.data() && l.host.size() == indices.size();
+      return id != 0 ? l.id == id
+                     : l.id == 0 && l.key == indices.data() && l.host.size() == indices.size();
     });
     if (it != index_lists.end() &&
-        std::memcmp(it->host.data(), indices.data(), indices.size_bytes()) == 0)
+        (id != 0 || std::memcmp(it->host.data(), indices.data(), indices.size_bytes()) == 0)) {
+      SCFD_CHECK(it->count == indices.size(), "index list {} had {} entries, now {}", id, it->count,
+                 indices.size());
       return *it;
+    }
     if (it == index_lists.end()) {
       if (index_lists.size() == kMaxIndexLists) index_lists.erase(index_lists.begin());
       it = index_lists.insert(index_lists.end(), IndexList{});
@@ -76,7 +83,9 @@ struct GlBackend::State {
     const auto [lo, hi] = std::minmax_element(indices.begin(), indices.end());
     SCFD_CHECK(*lo >= 0, "download_indices: negative index {}", *lo);
     it->key = indices.data();
-    it->host.assign(indices.begin(), indices.end());
+    it->id = id;
+    it->count = indices.size();
+    if (id == 0) it->host.assign(indices.begin(), indices.end());
     it->device = Buffer::from<index>(indices);
     it->max = *hi;
     return *it;
@@ -191,22 +200,24 @@ void GlBackend::download(const Field& f, std::span<real> host) const {
 
 void GlBackend::download_indices(const Field& x, std::span<const index> indices,
                                  std::span<real> out) const {
-  if (!download_indices_begin(x, indices, out)) download_indices_end(out);
+  if (download_indices_begin(x, indices, out, 0)) return;
+  const std::span<const real> values = download_indices_end(out);
+  if (values.data() != out.data()) std::copy(values.begin(), values.end(), out.begin());
 }
 
 bool GlBackend::download_indices_begin(const Field& x, std::span<const index> indices,
-                                       std::span<real> out) const {
+                                       std::span<real> out, std::uint64_t list_id) const {
   SCFD_CHECK(indices.size() == out.size(), "gather of {} indices into {}", indices.size(),
              out.size());
   if (indices.empty()) return true;
-  const IndexList& list = state_->device_indices(indices);
+  const IndexList& list = state_->device_indices(indices, list_id);
   SCFD_CHECK(list.max < x.size(), "download_indices: index {} in a field of {}", list.max,
              x.size());
   return state_->driver->gather_begin(list.device, storage(x), out);
 }
 
-void GlBackend::download_indices_end(std::span<real> out) const {
-  state_->driver->gather_end(out);
+std::span<const real> GlBackend::download_indices_end(std::span<real> out) const {
+  return state_->driver->gather_end(out);
 }
 
 void GlBackend::upload_range(std::span<const real> values, Field& x, index offset) const {
@@ -216,15 +227,19 @@ void GlBackend::upload_range(std::span<const real> values, Field& x, index offse
   state_->driver->upload_range(values, storage(x), static_cast<std::size_t>(offset));
 }
 
+std::span<real> GlBackend::receive_buffer(std::size_t n) const {
+  return n == 0 ? std::span<real>{} : state_->driver->receive_buffer(n);
+}
+
 void GlBackend::upload_indices(std::span<const real> values, std::span<const index> indices,
-                               Field& x) const {
+                               Field& x, std::uint64_t list_id) const {
   SCFD_CHECK(values.size() == indices.size(), "{} values for {} indices", values.size(),
              indices.size());
   if (values.empty()) return;
   SCFD_CHECK(indices.front() >= 0 && indices.back() < x.size(),
              "upload_indices: indices {}..{} into a field of {}", indices.front(), indices.back(),
              x.size());
-  state_->driver->upload_indices(values, indices, storage(x));
+  state_->driver->upload_indices(values, indices, storage(x), list_id);
 }
 
 void GlBackend::upload_entries(std::span<const index> entries, std::span<const real> values,

@@ -59,12 +59,13 @@ class GlBackend final : public Backend {
   void download(const Field& f, std::span<real> host) const override;
   void download_indices(const Field& x, std::span<const index> indices,
                         std::span<real> out) const override;
-  bool download_indices_begin(const Field& x, std::span<const index> indices,
-                              std::span<real> out) const override;
-  void download_indices_end(std::span<real> out) const override;
+  bool download_indices_begin(const Field& x, std::span<const index> indices, std::span<real> out,
+                              std::uint64_t list_id) const override;
+  std::span<const real> download_indices_end(std::span<real> out) const override;
   void upload_range(std::span<const real> values, Field& x, index offset) const override;
-  void upload_indices(std::span<const real> values, std::span<const index> indices,
-                      Field& x) const override;
+  std::span<real> receive_buffer(std::size_t n) const override;
+  void upload_indices(std::span<const real> values, std::span<const index> indices, Field& x,
+                      std::uint64_t list_id) const override;
   // gl-raster: a clear and GL_POINTS; gl-compute: one upload of the whole field (the driver's).
   void upload_entries(std::span<const index> entries, std::span<const real> values,
                       Field& x) const override;
