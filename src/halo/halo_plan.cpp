@@ -1,6 +1,7 @@
-// HaloPlan exchanges (see halo_plan.hpp): receives posted first into the plan's receive buffer,
-// sends packed by one gather on the backend (posted in begin, or in end when the backend's gather
-// is still running: Backend::download_indices_begin), MPI_Waitall in end(), then one contiguous
+// HaloPlan exchanges (see halo_plan.hpp): receives posted first into the backend's staging memory
+// or the plan's receive buffer, sends packed by one gather on the backend (posted in begin, or in
+// end when the backend's gather is still running: Backend::download_indices_begin; sent from
+// where download_indices_end says the values are), MPI_Waitall in end(), then one contiguous
 // upload of every received value into the ghost range [n_owned, n_local) (a narrowed plan: one
 // scatter of the received values into their ghosts, Backend::upload_indices).
 #include <algorithm>

@@ -11,11 +11,14 @@
 //
 // Exchange with overlap (one exchange in flight per plan):
 //
-//   plan.begin(be, x);      // post MPI_Irecv, queue the pack of the sends on the device (one
-//                           // gather: Backend::download_indices_begin); MPI_Isend if it is done
+//   plan.begin(be, x);      // post MPI_Irecv (into the backend's staging memory where it has
+//                           // some: Backend::receive_buffer), queue the pack of the sends on the
+//                           // device (one gather: Backend::download_indices_begin); MPI_Isend
+//                           // if it is done
 //   ... compute the owned entities whose stencil reads no ghost of x ...
-//   plan.end(be, x);        // wait for the pack and MPI_Isend (a GPU's gather runs while the
-//                           // inner work is queued), MPI_Waitall, then one upload into the
+//   plan.end(be, x);        // wait for the pack and MPI_Isend from where it is (a GPU's gather
+//                           // runs while the inner work is queued; gl-compute sends from the
+//                           // gather's mapped memory), MPI_Waitall, then one upload into the
 //                           // ghost range [n_owned, n) (a narrowed plan: a scatter)
 //   ... compute the remaining owned entities (those whose stencil reads a ghost) ...
 //
