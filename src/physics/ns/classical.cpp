@@ -71,8 +71,8 @@ NsClassicalModel::NsClassicalModel(const config::Case& c, const topology::Mesh& 
       psi_(be.make_field(m.n_cells)) {
   momentum_.advecting = &advecting();
   if (m.dim == 3 && setup_.momentum_preconditioner == "cells")
-    momentum_preconditioner_ =
-        std::make_unique<ns::FaceBlockPreconditioner>(m, be, *flow_.coef, flow_.face_diagonal);
+    momentum_preconditioner_ = std::make_unique<ns::FaceBlockPreconditioner>(
+        m, be, *flow_.coef, flow_.face_diagonal, halo);
   if (setup_.pressure_projection > 0)
     projection_ = std::make_unique<solvers::SolutionProjection>(be, m.n_cells, m.n_owned_cells,
                                                                 setup_.pressure_projection);

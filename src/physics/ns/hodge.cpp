@@ -420,10 +420,11 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
                                 std::span<const char> fixed) {
   SCFD_CHECK(m.dim == 3, "face_block_inverse on a {}D mesh", m.dim);
   const index n = m.n_owned_faces;
-  SCFD_CHECK(static_cast<index>(diagonal.size()) >= n && static_cast<index>(fixed.size()) >= n,
+  SCFD_CHECK(static_cast<index>(diagonal.size()) >= m.n_faces &&
+                 static_cast<index>(fixed.size()) >= m.n_faces,
              "face_block_inverse: {} diagonal and {} fixed entries for {} faces", diagonal.size(),
-             fixed.size(), n);
-  const auto in_block = [&](index g) { return g < n && fixed[static_cast<std::size_t>(g)] == 0; };
+             fixed.size(), m.n_faces);
+  const auto in_block = [&](index g) { return fixed[static_cast<std::size_t>(g)] == 0; };
   // Cell c's faces in its block, in local order, and f's position among them (-1: none).
   struct Faces {
     std::array<index, 4> face{};
@@ -463,7 +464,7 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
   });
   // Row f: its row of B_c^-1 in its first cell (the lower number), then the other cell's entries
   // but f's own, which is added to the first's (the cells share no other face).
-  SparseMatrix s = backend::rows_on_threads(n, n, [&] {
+  SparseMatrix s = backend::rows_on_threads(n, m.n_faces, [&] {
     return [&](index f, backend::HostArray<index>& column, backend::HostArray<real>& value) {
       if (!in_block(f)) return;
       index cells[2] = {m.face_cells[2 * f], m.face_cells[2 * f + 1]};
@@ -488,7 +489,6 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
       }
     };
   });
-  s.inner = n;
   s.check();
   return s;
 }

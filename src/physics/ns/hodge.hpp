@@ -58,11 +58,12 @@ SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star);
 // "cells"; ns/operators.hpp, FaceBlockPreconditioner): the additive Schwarz map over cells
 // S = sum_c P_c^T B_c^-1 P_c, B_c M_RT's principal block on the free owned faces of cell c (M_RT
 // couples two faces only through their one common cell, so B_c is cell c's RT0 block with M_RT's
-// diagonal) and P_c picking them out. Rows and columns: the owned faces (a rank-local block: its
-// product needs no exchange, and ranks do not couple through it); the rows and columns of the
-// faces whose flux is data (fixed[f] != 0) are empty. `diagonal`: M_RT's diagonal on the owned
-// faces. Symmetric, positive definite on the free faces. A row's entries: the faces of its first
-// cell (the lower number) in local order, then the other cell's.
+// diagonal) and P_c picking them out. Rows: the owned faces; columns: the local faces (a row
+// reads the faces of its two cells, ghosts included, so its product needs x's ghosts there and
+// is the same on any number of ranks); the rows and columns of the faces whose flux is data
+// (fixed[f] != 0) are empty. `diagonal` (M_RT's) and `fixed`: every local face. Symmetric,
+// positive definite on the free faces. A row's entries: the faces of its first cell (the lower
+// number) in local order, then the other cell's.
 SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
                                 std::span<const char> fixed);
 

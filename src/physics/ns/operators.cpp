@@ -77,7 +77,8 @@ void Coefficients::set_boundary(const backend::Backend& be, const BoundaryData& 
 
 FaceBlockPreconditioner::FaceBlockPreconditioner(const topology::Mesh& m,
                                                  const backend::Backend& be, const Coefficients& k,
-                                                 std::span<const real> face_diagonal)
+                                                 std::span<const real> face_diagonal,
+                                                 halo::Halo& halo)
     : be_(be),
       mass_(k.face_star),
       owned_(m.n_owned_faces),
@@ -85,10 +86,13 @@ FaceBlockPreconditioner::FaceBlockPreconditioner(const topology::Mesh& m,
       v_(be.make_field(m.n_faces)) {
   SCFD_CHECK(!k.diagonal_stars(), "the cell-block preconditioner needs the 3D face mass");
   const SetupPart part(Part::face_blocks);
-  std::vector<char> fixed(static_cast<std::size_t>(m.n_owned_faces), 0);
-  for (const index f : k.fixed_faces)
-    if (f < m.n_owned_faces) fixed[static_cast<std::size_t>(f)] = 1;
-  inverse_ = be.make_matrix(face_block_inverse(m, face_diagonal, fixed));
+  std::vector<char> fixed(static_cast<std::size_t>(m.n_faces), 0);
+  for (const index f : k.fixed_faces) fixed[static_cast<std::size_t>(f)] = 1;
+  const SparseMatrix s = face_block_inverse(m, face_diagonal, fixed);
+  // S's and M_RT's owned rows read the same ghosts: the faces of the cells of the owned faces.
+  faces_ = halo.faces.narrowed(halo::ghosts_read(halo.faces, s));
+  if (!faces_.empty()) r_ = be.make_field(m.n_faces);
+  inverse_ = be.make_matrix(s);
   const real lambda = largest_eigenvalue();
   omega_ = real{1.5} / lambda;
   log::info("momentum preconditioner: cell blocks of the face mass, lambda_max(S M) {:.3f}",
@@ -141,7 +145,8 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
     for (index f = first; f < end; ++f) start[static_cast<std::size_t>(f)] = 1 + std::sin(0.37 * f);
   });
   FieldPtr r = be_.make_field_from(start), p = be_.make_field(u_->size());
-  Field &z = *u_, &q = *v_;  // z = S r is 0 at the ghosts and the fixed faces, and so is p
+  Field &z = *u_, &q = *v_;  // z = S r is 0 at the fixed faces, and so is p
+  faces_.exchange(be_, *r);
   be_.matrix_apply(*inverse_, *r, z);
   be_.copy(z, *p);
   real rho = global_sum(be_.dot(*r, z, owned_));
@@ -149,6 +154,7 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
   std::vector<real> diagonal, off;
   real alpha_old = 0, beta_old = 0;
   for (int step = 0; step < 12 && rho > 1e-24 * rho_start; ++step) {
+    faces_.exchange(be_, *p);
     mass_.apply(*p, q);
     const real pq = global_sum(be_.dot(*p, q, owned_));
     SCFD_CHECK(pq > 0, "momentum preconditioner: the face mass is not positive definite");
@@ -156,6 +162,7 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
     diagonal.push_back(1 / alpha + (step > 0 ? beta_old / alpha_old : 0));
     if (step > 0) off.push_back(std::sqrt(beta_old) / alpha_old);
     be_.axpy(-alpha, q, *r);
+    faces_.exchange(be_, *r);
     be_.matrix_apply(*inverse_, *r, z);
     const real rho_new = global_sum(be_.dot(*r, z, owned_));
     beta_old = rho_new / rho;
@@ -168,10 +175,20 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
 }
 
 void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
-  be_.matrix_apply(*inverse_, r, *u_);  // S r
-  mass_.apply(*u_, *v_);                // M S r
-  be_.xpay(r, -omega_ / 2, *v_);        // r - (w/2) M S r
-  be_.matrix_apply(*inverse_, *v_, z);
+  if (faces_.empty()) {                   // one rank
+    be_.matrix_apply(*inverse_, r, *u_);  // S r
+    mass_.apply(*u_, *v_);                // M S r
+    be_.xpay(r, -omega_ / 2, *v_);        // r - (w/2) M S r
+    be_.matrix_apply(*inverse_, *v_, z);
+    return;
+  }
+  be_.copy(r, *r_);  // r's ghosts are the solver's
+  halo::overlap(faces_, be_, *r_,
+                [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *r_, *u_, rows); });
+  halo::overlap(faces_, be_, *u_, [&](backend::Rows rows) { mass_.apply(*u_, *v_, rows); });
+  be_.xpay(*r_, -omega_ / 2, *v_);
+  halo::overlap(faces_, be_, *v_,
+                [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *v_, z, rows); });
 }
 
 MomentumOperator::MomentumOperator(const topology::Mesh& m, const backend::Backend& be,

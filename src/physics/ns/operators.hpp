@@ -199,22 +199,25 @@ class MomentumOperator final : public solvers::LinearOperator {
 };
 
 // The 3D momentum solve's preconditioner (solver.momentum_preconditioner = "cells"): two damped
-// Richardson steps from z = 0 on the face mass M_RT of the free owned faces with the cell-block
+// Richardson steps from z = 0 on the face mass M_RT of the free faces with the cell-block
 // inverse S (ns/hodge.hpp, face_block_inverse), z = w S r + w S (r - M w S r), so z ~ M^-1 r: the
 // momentum matrix M + dt/2 C(a) + nu dt K is dominated by M at the Courant numbers of transient
 // runs. w = 1.5 / lambda_max(S M), estimated at set-up by Lanczos (conjugate gradients on M with
 // S, collective). Applied as z' = S (r - (w/2) M S r) = (2/w) z: BiCGStab's iterates do not
-// depend on the preconditioner's scale. M is the coefficients' M_RT, applied to S r, which is 0 at
-// the ghosts (its field is written on the owned faces only) and at the faces whose flux is data
-// (S's rows there are empty): the rank-local block of M on the free faces. No exchange; z is 0 at
-// the fixed faces (where the momentum residual is 0) and its ghosts are left alone (the momentum
-// operator exchanges its input).
+// depend on the preconditioner's scale. z is 0 at the faces whose flux is data (S's rows there are
+// empty; the momentum residual is 0 there) and its ghosts are left alone (the momentum operator
+// exchanges its input). With several ranks each product's input is exchanged first (three
+// exchanges per application, each behind the rows that read no ghost), so the map is the one
+// rank's: the momentum iterations do not depend on the number of ranks. Taken on each rank's
+// owned faces alone (no exchange), they rose from 6.7 to 9 per step on cavity-box 24^3 at 2 and 4
+// ranks, and on the 111^3 box from 10.5 to 12.9 on two GPUs (docs/scaling.md).
 class FaceBlockPreconditioner final : public solvers::Preconditioner {
  public:
-  // face_diagonal: M_RT's diagonal (owned faces at least); k: the coefficients (M_RT and the
+  // face_diagonal: M_RT's diagonal on every local face; k: the coefficients (M_RT and the
   // faces whose flux is data).
   FaceBlockPreconditioner(const topology::Mesh& m, const backend::Backend& be,
-                          const Coefficients& k, std::span<const real> face_diagonal);
+                          const Coefficients& k, std::span<const real> face_diagonal,
+                          halo::Halo& halo);
   void apply(const Field& r, Field& z) const override;
 
  private:
@@ -224,7 +227,9 @@ class FaceBlockPreconditioner final : public solvers::Preconditioner {
   const Star& mass_;
   index owned_;
   std::unique_ptr<backend::Matrix> inverse_;
-  FieldPtr u_, v_;  // faces; u_ is written on the owned faces only (its ghosts stay 0)
+  // The exchanges before each product with S or M: the faces of the cells of the owned faces.
+  mutable halo::HaloPlan faces_;
+  FieldPtr r_, u_, v_;  // faces: r (null on one rank), S r, r - (w/2) M S r with their ghosts
   real omega_ = 1;
 };
 
