@@ -417,9 +417,21 @@ SparseMatrix rt_face_mass(const topology::Mesh& m, std::span<const index> ghost_
 }
 
 SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
-                                std::span<const char> fixed) {
+                                std::span<const char> fixed, std::span<const index> ghost_rows) {
   SCFD_CHECK(m.dim == 3, "face_block_inverse on a {}D mesh", m.dim);
   const index n = m.n_owned_faces;
+  std::vector<char> kept;  // the ghost rows (kept[f] != 0); empty: the owned rows alone
+  if (!ghost_rows.empty()) {
+    kept.assign(static_cast<std::size_t>(m.n_faces), 0);
+    for (const index f : ghost_rows) {
+      SCFD_CHECK(f >= n && f < m.n_faces, "face_block_inverse: ghost row {} of {} faces ({} owned)",
+                 f, m.n_faces, n);
+      SCFD_CHECK(m.is_boundary_face(f) ||
+                     (m.face_cells[2 * f] != kNone && m.face_cells[2 * f + 1] != kNone),
+                 "face_block_inverse: ghost face {} lacks one of its cells on this rank", f);
+      kept[static_cast<std::size_t>(f)] = 1;
+    }
+  }
   SCFD_CHECK(static_cast<index>(diagonal.size()) >= m.n_faces &&
                  static_cast<index>(fixed.size()) >= m.n_faces,
              "face_block_inverse: {} diagonal and {} fixed entries for {} faces", diagonal.size(),
@@ -464,8 +476,9 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
   });
   // Row f: its row of B_c^-1 in its first cell (the lower number), then the other cell's entries
   // but f's own, which is added to the first's (the cells share no other face).
-  SparseMatrix s = backend::rows_on_threads(n, m.n_faces, [&] {
+  SparseMatrix s = backend::rows_on_threads(kept.empty() ? n : m.n_faces, m.n_faces, [&] {
     return [&](index f, backend::HostArray<index>& column, backend::HostArray<real>& value) {
+      if (f >= n && kept[static_cast<std::size_t>(f)] == 0) return;
       if (!in_block(f)) return;
       index cells[2] = {m.face_cells[2 * f], m.face_cells[2 * f + 1]};
       if (cells[0] == kNone || (cells[1] != kNone && cells[1] < cells[0]))
@@ -489,6 +502,7 @@ SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> d
       }
     };
   });
+  if (!kept.empty()) s.inner = m.n_inner_faces;  // inner_rows() would take every row
   s.check();
   return s;
 }

@@ -60,12 +60,15 @@ SparseMatrix mass_curl(const topology::Mesh& m, const SparseMatrix& face_star);
 // couples two faces only through their one common cell, so B_c is cell c's RT0 block with M_RT's
 // diagonal) and P_c picking them out. Rows: the owned faces; columns: the local faces (a row
 // reads the faces of its two cells, ghosts included, so its product needs x's ghosts there and
-// is the same on any number of ranks); the rows and columns of the faces whose flux is data
+// is the same on any number of ranks). With ghost_rows (ghost faces whose cells are all local),
+// n_faces rows: also those ghosts' rows, complete (S x is right there with x's ghosts current),
+// empty rows for the other ghosts. The rows and columns of the faces whose flux is data
 // (fixed[f] != 0) are empty. `diagonal` (M_RT's) and `fixed`: every local face. Symmetric,
 // positive definite on the free faces. A row's entries: the faces of its first cell (the lower
 // number) in local order, then the other cell's.
 SparseMatrix face_block_inverse(const topology::Mesh& m, std::span<const real> diagonal,
-                                std::span<const char> fixed);
+                                std::span<const char> fixed,
+                                std::span<const index> ghost_rows = {});
 
 // A Hodge star on the host: the assembled matrix (rows: the owned entities; columns: the local
 // entities, ghosts included) and its diagonal on every local entity (the ghosts as the caller

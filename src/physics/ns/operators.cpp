@@ -88,10 +88,18 @@ FaceBlockPreconditioner::FaceBlockPreconditioner(const topology::Mesh& m,
   const SetupPart part(Part::face_blocks);
   std::vector<char> fixed(static_cast<std::size_t>(m.n_faces), 0);
   for (const index f : k.fixed_faces) fixed[static_cast<std::size_t>(f)] = 1;
-  const SparseMatrix s = face_block_inverse(m, face_diagonal, fixed);
-  // S's and M_RT's owned rows read the same ghosts: the faces of the cells of the owned faces.
-  faces_ = halo.faces.narrowed(halo::ghosts_read(halo.faces, s));
-  if (!faces_.empty()) r_ = be.make_field(m.n_faces);
+  // S's and M_RT's owned rows read the same ghosts (F1): the faces of the cells of the owned
+  // faces. S has their rows too, which read a layer further (F2; their cells are local).
+  std::vector<index> f1;
+  for (index f = 0; f < m.n_owned_faces; ++f)
+    for (const index c : {m.face_cells[2 * f], m.face_cells[2 * f + 1]})
+      if (c != kNone)
+        for (int j = 0; j < 4; ++j) f1.push_back(m.cell_faces[4 * c + j]);
+  f1 = halo::ghosts_among(m.n_owned_faces, f1);
+  const SparseMatrix s = face_block_inverse(m, face_diagonal, fixed, f1);
+  second_ = halo.faces.narrowed(halo::ghosts_read(halo.faces, s));
+  first_ = halo.faces.narrowed(f1);
+  if (!first_.empty() || !second_.empty()) r_ = be.make_field(m.n_faces);
   inverse_ = be.make_matrix(s);
   const real lambda = largest_eigenvalue();
   omega_ = real{1.5} / lambda;
@@ -146,7 +154,7 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
   });
   FieldPtr r = be_.make_field_from(start), p = be_.make_field(u_->size());
   Field &z = *u_, &q = *v_;  // z = S r is 0 at the fixed faces, and so is p
-  faces_.exchange(be_, *r);
+  second_.exchange(be_, *r);
   be_.matrix_apply(*inverse_, *r, z);
   be_.copy(z, *p);
   real rho = global_sum(be_.dot(*r, z, owned_));
@@ -154,7 +162,7 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
   std::vector<real> diagonal, off;
   real alpha_old = 0, beta_old = 0;
   for (int step = 0; step < 12 && rho > 1e-24 * rho_start; ++step) {
-    faces_.exchange(be_, *p);
+    first_.exchange(be_, *p);
     mass_.apply(*p, q);
     const real pq = global_sum(be_.dot(*p, q, owned_));
     SCFD_CHECK(pq > 0, "momentum preconditioner: the face mass is not positive definite");
@@ -162,7 +170,7 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
     diagonal.push_back(1 / alpha + (step > 0 ? beta_old / alpha_old : 0));
     if (step > 0) off.push_back(std::sqrt(beta_old) / alpha_old);
     be_.axpy(-alpha, q, *r);
-    faces_.exchange(be_, *r);
+    second_.exchange(be_, *r);
     be_.matrix_apply(*inverse_, *r, z);
     const real rho_new = global_sum(be_.dot(*r, z, owned_));
     beta_old = rho_new / rho;
@@ -175,19 +183,22 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
 }
 
 void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
-  if (faces_.empty()) {                   // one rank
+  if (r_ == nullptr) {                    // no neighbour in either exchange
     be_.matrix_apply(*inverse_, r, *u_);  // S r
     mass_.apply(*u_, *v_);                // M S r
     be_.xpay(r, -omega_ / 2, *v_);        // r - (w/2) M S r
     be_.matrix_apply(*inverse_, *v_, z);
     return;
   }
+  // r's ghosts two face layers deep give S r on the owned faces and on F1, all M's owned rows
+  // read; then v's ghosts on F1 give S v on the owned faces. z's ghosts on F1 are S's rows there
+  // from v's stale F2 entries (the operator exchanges them before reading).
   be_.copy(r, *r_);  // r's ghosts are the solver's
-  halo::overlap(faces_, be_, *r_,
+  halo::overlap(second_, be_, *r_,
                 [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *r_, *u_, rows); });
-  halo::overlap(faces_, be_, *u_, [&](backend::Rows rows) { mass_.apply(*u_, *v_, rows); });
+  mass_.apply(*u_, *v_);
   be_.xpay(*r_, -omega_ / 2, *v_);
-  halo::overlap(faces_, be_, *v_,
+  halo::overlap(first_, be_, *v_,
                 [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *v_, z, rows); });
 }
 

@@ -205,10 +205,12 @@ class MomentumOperator final : public solvers::LinearOperator {
 // runs. w = 1.5 / lambda_max(S M), estimated at set-up by Lanczos (conjugate gradients on M with
 // S, collective). Applied as z' = S (r - (w/2) M S r) = (2/w) z: BiCGStab's iterates do not
 // depend on the preconditioner's scale. z is 0 at the faces whose flux is data (S's rows there are
-// empty; the momentum residual is 0 there) and its ghosts are left alone (the momentum operator
-// exchanges its input). With several ranks each product's input is exchanged first (three
-// exchanges per application, each behind the rows that read no ghost), so the map is the one
-// rank's: the momentum iterations do not depend on the number of ranks. Taken on each rank's
+// empty; the momentum residual is 0 there); its ghosts are not meaningful (the momentum operator
+// exchanges its input). With several ranks r is exchanged two face layers deep and S has the
+// rows of the first ghost layer, so S r needs no exchange before M, and v = r - (w/2) M S r one
+// layer deep before the last product (two exchanges per application, each behind the rows that
+// read no ghost): the map is the one rank's, and the momentum iterations do not depend on the
+// number of ranks. Taken on each rank's
 // owned faces alone (no exchange), they rose from 6.7 to 9 per step on cavity-box 24^3 at 2 and 4
 // ranks, and on the 111^3 box from 10.5 to 12.9 on two GPUs (docs/scaling.md).
 class FaceBlockPreconditioner final : public solvers::Preconditioner {
@@ -227,8 +229,10 @@ class FaceBlockPreconditioner final : public solvers::Preconditioner {
   const Star& mass_;
   index owned_;
   std::unique_ptr<backend::Matrix> inverse_;
-  // The exchanges before each product with S or M: the faces of the cells of the owned faces.
-  mutable halo::HaloPlan faces_;
+  // The exchanges before the products (several ranks): first_ the ghost faces F1 of the cells
+  // of the owned faces (what S's and M's owned rows read), second_ F1 and the ghosts F2 that S's
+  // rows on F1 read.
+  mutable halo::HaloPlan first_, second_;
   FieldPtr r_, u_, v_;  // faces: r (null on one rank), S r, r - (w/2) M S r with their ghosts
   real omega_ = 1;
 };
