@@ -210,9 +210,9 @@ class MomentumOperator final : public solvers::LinearOperator {
 // rows of the first ghost layer, so S r needs no exchange before M, and v = r - (w/2) M S r one
 // layer deep before the last product (two exchanges per application, each behind the rows that
 // read no ghost): the map is the one rank's, and the momentum iterations do not depend on the
-// number of ranks. Taken on each rank's
-// owned faces alone (no exchange), they rose from 6.7 to 9 per step on cavity-box 24^3 at 2 and 4
-// ranks, and on the 111^3 box from 10.5 to 12.9 on two GPUs (docs/scaling.md).
+// number of ranks. Taken on each rank's owned faces alone (no exchange), they rose from 6.7 to 9
+// per step on cavity-box 24^3 at 2 and 4 ranks, and on the 111^3 box from 10.5 to 12.9 on two
+// GPUs (docs/scaling.md).
 class FaceBlockPreconditioner final : public solvers::Preconditioner {
  public:
   // face_diagonal: M_RT's diagonal on every local face; k: the coefficients (M_RT and the
