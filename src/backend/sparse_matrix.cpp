@@ -63,20 +63,23 @@ SparseMatrix join_rows(index rows, index cols, std::vector<SparseMatrix>& parts)
   return a;
 }
 
-index inner_rows(const SparseMatrix& a) {
-  if (a.inner >= 0) return a.inner;
-  // The first row with a ghost column: each chunk's first, then the least.
+index leading_rows_below(const SparseMatrix& a, index n) {
+  // The first row with a column from n on: each chunk's first, then the least.
   const std::vector<index> bounds = chunk_bounds(a.rows);
   std::vector<index> first(bounds.size(), a.rows);
   for_chunks(bounds, [&](std::size_t c, index begin, index end) {
     for (index i = begin; i < end && first[c] == a.rows; ++i)
       for (index k = a.offset[i]; k < a.offset[i + 1]; ++k)
-        if (a.column[k] >= a.rows) {
+        if (a.column[k] >= n) {
           first[c] = i;
           break;
         }
   });
   return *std::min_element(first.begin(), first.end());
+}
+
+index inner_rows(const SparseMatrix& a) {
+  return a.inner >= 0 ? a.inner : leading_rows_below(a, a.rows);
 }
 
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a) {

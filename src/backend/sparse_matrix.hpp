@@ -107,9 +107,13 @@ struct RowSplit {
 // The split of `a`, or nothing when no row is longer than kLongRow.
 std::optional<RowSplit> split_long_rows(const SparseMatrix& a);
 
-// The rows of `a` that Rows::inner names: a.inner where it is set, else the leading rows whose
-// columns are all below a.rows (for a rank-local block whose columns [0, rows) are the owned
-// entries, the rows that read no ghost).
+// The leading rows of `a` whose columns are all below n (for columns that number the owned
+// entities first, then the ghosts, and n the owned count: the rows that read no ghost).
+index leading_rows_below(const SparseMatrix& a, index n);
+
+// The rows of `a` that Rows::inner names: a.inner where it is set, else leading_rows_below(a,
+// a.rows) (for a rank-local block whose columns [0, rows) are the owned entries, the rows that
+// read no ghost).
 index inner_rows(const SparseMatrix& a);
 
 }  // namespace scfd::backend

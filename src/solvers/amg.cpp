@@ -33,6 +33,18 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     out.plan = l == 0 ? plan : in.plan.get();
     out.owned_plan = std::move(in.plan);
     const bool halo_rows = in.a_halo.rows > 0;
+    if (halo_rows) {
+      SCFD_CHECK(sweeps == 1 && in.ap.rows > 0,
+                 "AMG: ghost rows on level {} with {} sweeps, A P {}", l, sweeps,
+                 in.ap.rows > 0 ? "kept" : "missing");
+      // The level's A enters its cycle only in r = b - A W b (the sweep after the coarse
+      // correction takes its residual through A P): A W, its columns scaled by the weights, gives
+      // r from b alone, so the rows that read no ghost of b run while b's ghosts come.
+      for (index i = 0; i < in.a_halo.rows; ++i)
+        for (index k = in.a_halo.offset[i]; k < in.a_halo.offset[i + 1]; ++k)
+          in.a_halo.value[k] *= in.weight[static_cast<std::size_t>(in.a_halo.column[k])];
+      in.a_halo.inner = backend::leading_rows_below(in.a_halo, in.a.rows);
+    }
     if (l + 1 < h.levels.size()) {
       out.a = be.make_matrix(halo_rows ? in.a_halo : in.a);
       out.p = be.make_matrix(in.p);
@@ -49,7 +61,6 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     if (l > 0 || halo_rows) out.rhs = be.make_field(n);
     if (l > 0) out.e = be.make_field(n);
     if (halo_rows) {
-      SCFD_CHECK(sweeps == 1, "AMG: ghost rows on level {} with {} sweeps", l, sweeps);
       out.owned_rhs_plan = std::move(in.rhs_plan);
       out.rhs_plan = out.owned_rhs_plan ? out.owned_rhs_plan.get() : out.plan;
       SCFD_CHECK(out.rhs_plan != nullptr, "AMG: level {} has ghost rows and no plan", l);
@@ -117,13 +128,16 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
   // the next level's (which the gathered cycle writes itself).
   if (L.rhs_plan != nullptr) {
     // One sweep from e = 0 with A's rows at the ghosts (AmgLevel::a_halo): b's ghosts two
-    // couplings deep, then e = W b, r = b - A e and R r from them, with no exchange of e or r.
+    // couplings deep, then e = W b, r = b - (A W) b and R r from them, with no exchange of e or r.
+    // e and the rows of r that read no ghost of b are computed while b's ghosts come; e's ghosts
+    // (from b's stale ones) are never read: the cycle's end adds a correction to its owned part.
     Field& bh = *L.rhs;  // b itself on a coarse level (cycle(l + 1, *next.rhs, ...))
     SCFD_CHECK(l == 0 || &b == &bh, "AMG: level {}'s right-hand side is not its own field", l);
     if (l == 0) be_.copy(b, bh);
-    L.rhs_plan->exchange(be_, bh);
-    be_.multiply(*L.weight, bh, *cur);
-    be_.matrix_residual(a, bh, *cur, *other);
+    halo::overlap(*L.rhs_plan, be_, bh, [&](backend::Rows rows) {
+      if (rows != backend::Rows::interface) be_.multiply(*L.weight, bh, *cur);
+      be_.matrix_residual(a, bh, bh, *other, rows);
+    });
     be_.matrix_apply(*L.r, *other, *next.rhs);
   } else {
     // Pre-smoothing from e = 0: the first sweep is e = W b.

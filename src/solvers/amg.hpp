@@ -59,8 +59,9 @@ struct AmgLevel {
   // made: A with a row at every local entity, a ghost's row its owner's where every column of it
   // is a local entity here (empty otherwise), at least at the ghosts R reads; `weight` then covers
   // the ghosts too. The cycle exchanges the level's right-hand side b once, two couplings deep,
-  // and computes x = W b, r = b - A x and R r with no other exchange, where it exchanged x and r
-  // (amg.cpp). Empty: the level exchanges x and r (its plan does not reach two couplings deep).
+  // and computes x = W b, r = b - (A W) b and R r with no other exchange, where it exchanged x and
+  // r, the rows of r that read no ghost while b's ghosts come (amg.cpp). Empty: the level
+  // exchanges x and r (its plan does not reach two couplings deep).
   SparseMatrix a_halo;
   // Level 0 with a_halo: the finest plan narrowed to the ghosts a_halo reads (make_amg; the
   // coarse levels' plans hold the second ring of ghosts themselves, build_amg).
@@ -120,7 +121,9 @@ class Amg final : public Preconditioner {
 
  private:
   struct Level {
-    std::unique_ptr<backend::Matrix> a, p, r, ap;  // a: AmgLevel::a_halo if any; ap: null: none
+    // a: A W (AmgLevel::a_halo, its columns scaled by the weights) where a_halo is not empty;
+    // ap: null: none
+    std::unique_ptr<backend::Matrix> a, p, r, ap;
     // rhs: the restricted residual (finest level: a copy of the right-hand side, with a_halo)
     std::unique_ptr<backend::Field> weight, rhs, e, tmp;
     std::unique_ptr<backend::Field> tmp2;        // with ap: a second scratch

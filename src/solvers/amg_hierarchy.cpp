@@ -640,15 +640,6 @@ SparseMatrix rows_at_every_entity(const AmgLevel& level, const std::vector<index
   return {};
 }
 
-// The leading rows of m whose columns are all below `owned` (Rows::inner of a transfer whose
-// columns are owned entities, then ghosts).
-index leading_rows_below(const SparseMatrix& m, index owned) {
-  for (index i = 0; i < m.rows; ++i)
-    for (index k = m.offset[i]; k < m.offset[i + 1]; ++k)
-      if (m.column[k] >= owned) return i;
-  return m.rows;
-}
-
 // The transfers and the coarse operator of a distributed level whose aggregates (c.agg, c.n)
 // are this rank's rows', with P smoothed by the whole operator, couplings to the ghosts included:
 // P = (I - omega D^-1 A) T, where T at a ghost is its owner's aggregate. P then reproduces T's
