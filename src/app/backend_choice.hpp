@@ -30,4 +30,12 @@ struct ChosenBackend {
 // Collective over MPI_COMM_WORLD.
 ChosenBackend make_chosen_backend(const BackendRequest& request);
 
+// Whether halo exchanges overlap inner work on `be` unless the case says (parallel.overlap): on
+// for gl-compute, whose pack runs on the GPU behind the inner rows (measured faster on 2 and 4
+// H100s); off for the cpu, where it measured slower without asynchronous MPI progress, and for
+// gl-raster, whose pack reads back at once (docs/scaling.md). The benchmarks exchange as a run.
+inline bool overlap_by_default(const backend::Backend& be) {
+  return be.name() == "gl-compute";
+}
+
 }  // namespace scfd::app

@@ -194,6 +194,7 @@ int run_bench(const BenchOptions& opt) {
   MeshInfo info;
   const topology::Mesh m = load_mesh(bench_mesh(opt), info);
   halo::Halo halo = halo::Halo::build(m, MPI_COMM_WORLD);
+  halo.set_overlap(overlap_by_default(*be));  // the products and solves as a run does them
   const std::string machine = machine_json(*be, nranks);
 
   log::info("streamcfd bench: {}, {} rank{}", chosen.description, nranks, nranks == 1 ? "" : "s");

@@ -216,10 +216,7 @@ int run_case(const RunOptions& opt) {
     mesh = load_mesh(case_mesh(c), mesh_info);
   }
   halo::Halo halo = halo::Halo::build(mesh, MPI_COMM_WORLD);
-  // On by default for gl-compute, whose pack runs on the GPU behind the inner rows (measured
-  // faster on 2 and 4 H100s); off for the cpu, where it measured slower without asynchronous MPI
-  // progress, and for gl-raster, whose pack reads back at once (docs/scaling.md).
-  halo.set_overlap(c.get<bool>("parallel.overlap", be.name() == "gl-compute"));
+  halo.set_overlap(c.get<bool>("parallel.overlap", overlap_by_default(be)));
   std::unique_ptr<physics::Model> model;
   {
     ScopedPhase p(summary.timers, "setup");
