@@ -58,7 +58,7 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
         out.tmp2 = be.make_field(n);
       }
     }
-    if (l > 0 || halo_rows) out.rhs = be.make_field(n);
+    if (l > 0) out.rhs = be.make_field(n);
     if (l > 0) out.e = be.make_field(n);
     if (halo_rows) {
       out.owned_rhs_plan = std::move(in.rhs_plan);
@@ -100,11 +100,11 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
                        std::move(select)};
 }
 
-void Amg::apply(const Field& r, Field& z) const {
+void Amg::apply(Field& r, Field& z) const {
   cycle(0, r, z);
 }
 
-void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
+void Amg::cycle(std::size_t l, Field& b, Field& e) const {
   if (l + 1 == levels_.size()) {
     if (gathered_)
       gathered_cycle(b, e);
@@ -131,12 +131,10 @@ void Amg::cycle(std::size_t l, const Field& b, Field& e) const {
     // couplings deep, then e = W b, r = b - (A W) b and R r from them, with no exchange of e or r.
     // e and the rows of r that read no ghost of b are computed while b's ghosts come; e's ghosts
     // (from b's stale ones) are never read: the cycle's end adds a correction to its owned part.
-    Field& bh = *L.rhs;  // b itself on a coarse level (cycle(l + 1, *next.rhs, ...))
-    SCFD_CHECK(l == 0 || &b == &bh, "AMG: level {}'s right-hand side is not its own field", l);
-    if (l == 0) be_.copy(b, bh);
-    halo::overlap(*L.rhs_plan, be_, bh, [&](backend::Rows rows) {
-      if (rows != backend::Rows::interface) be_.multiply(*L.weight, bh, *cur);
-      be_.matrix_residual(a, bh, bh, *other, rows);
+    // b's ghosts are exchanged in place (the caller's on the finest level: Preconditioner::apply).
+    halo::overlap(*L.rhs_plan, be_, b, [&](backend::Rows rows) {
+      if (rows != backend::Rows::interface) be_.multiply(*L.weight, b, *cur);
+      be_.matrix_residual(a, b, b, *other, rows);
     });
     be_.matrix_apply(*L.r, *other, *next.rhs);
   } else {

@@ -116,7 +116,7 @@ class Amg final : public Preconditioner {
   // plan: the finest level's halo plan (several ranks), which must outlive this.
   Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps,
       halo::HaloPlan* plan = nullptr);
-  void apply(const backend::Field& r, backend::Field& z) const override;
+  void apply(backend::Field& r, backend::Field& z) const override;
   double setup_seconds = 0;  // make_amg: building the hierarchy and storing it on the backend
 
  private:
@@ -124,7 +124,7 @@ class Amg final : public Preconditioner {
     // a: A W (AmgLevel::a_halo, its columns scaled by the weights) where a_halo is not empty;
     // ap: null: none
     std::unique_ptr<backend::Matrix> a, p, r, ap;
-    // rhs: the restricted residual (finest level: a copy of the right-hand side, with a_halo)
+    // rhs: the restricted residual (levels >= 1)
     std::unique_ptr<backend::Field> weight, rhs, e, tmp;
     std::unique_ptr<backend::Field> tmp2;        // with ap: a second scratch
     halo::HaloPlan* plan = nullptr;              // ghosts to refresh before a product
@@ -132,8 +132,8 @@ class Amg final : public Preconditioner {
     std::unique_ptr<halo::HaloPlan> owned_plan;  // AmgLevel::plan
     std::unique_ptr<halo::HaloPlan> owned_rhs_plan;  // AmgLevel::rhs_plan
   };
-  // e = M_l b on level l.
-  void cycle(std::size_t l, const backend::Field& b, backend::Field& e) const;
+  // e = M_l b on level l (b's ghosts may be overwritten: Preconditioner::apply).
+  void cycle(std::size_t l, backend::Field& b, backend::Field& e) const;
   // The gathered levels of several ranks: one V-cycle of their serial hierarchy on every rank
   // (a gather of the owned entries through a fence, an all-gather and a staged upload per
   // cycle: no read-back, no wait for the GPU's whole queue).

@@ -16,7 +16,7 @@ RightPreconditioner::RightPreconditioner(const backend::Backend& be, const Linea
   be_.reciprocal(work, dinv);
 }
 
-void RightPreconditioner::operator()(const backend::Field& in, backend::Field& out) const {
+void RightPreconditioner::operator()(backend::Field& in, backend::Field& out) const {
   if (given_ != nullptr)
     given_->apply(in, out);
   else

@@ -28,7 +28,8 @@ class RightPreconditioner {
  public:
   RightPreconditioner(const backend::Backend& be, const LinearOperator& a,
                       const Preconditioner* given, backend::Field& work, backend::Field& dinv);
-  void operator()(const backend::Field& in, backend::Field& out) const;
+  // out = M in; in's ghosts may be overwritten (Preconditioner::apply).
+  void operator()(backend::Field& in, backend::Field& out) const;
 
  private:
   const backend::Backend& be_;

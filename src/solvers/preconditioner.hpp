@@ -23,8 +23,10 @@ class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
   // r and z have the operator's local size; z's ghosts may be anything (PCG exchanges p before
-  // each product).
-  virtual void apply(const backend::Field& r, backend::Field& z) const = 0;
+  // each product). r's owned entries are left as they are, its ghosts may not be: a
+  // preconditioner that exchanges r does so in place rather than in a copy of r (a pass over the
+  // field per application saved), so a solver must not keep anything in r's ghosts.
+  virtual void apply(backend::Field& r, backend::Field& z) const = 0;
 };
 
 // What an entry builds from. `matrix` assembles this rank's rows of the system (owned rows, a

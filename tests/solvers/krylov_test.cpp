@@ -109,7 +109,7 @@ TEST(BiCgStab, InitialToleranceStopsAtAReductionOfTheFirstResidual) {
 class SymmetricPartInverse final : public Preconditioner {
  public:
   SymmetricPartInverse(index n, real shift) : n_(n), shift_(shift) {}
-  void apply(const Field& rf, Field& zf) const override {
+  void apply(Field& rf, Field& zf) const override {
     const auto r = host(rf);
     auto z = host(zf);
     std::vector<real> c(static_cast<std::size_t>(n_));

@@ -99,7 +99,7 @@ FaceBlockPreconditioner::FaceBlockPreconditioner(const topology::Mesh& m,
   const SparseMatrix s = face_block_inverse(m, face_diagonal, fixed, f1);
   second_ = halo.faces.narrowed(halo::ghosts_read(halo.faces, s));
   first_ = halo.faces.narrowed(f1);
-  if (!first_.empty() || !second_.empty()) r_ = be.make_field(m.n_faces);
+  exchanges_ = !first_.empty() || !second_.empty();
   inverse_ = be.make_matrix(s);
   const real lambda = largest_eigenvalue();
   omega_ = real{1.5} / lambda;
@@ -182,8 +182,8 @@ real FaceBlockPreconditioner::largest_eigenvalue() const {
   return diagonal.empty() ? real{1} : tridiagonal_max_eigenvalue(diagonal, off);
 }
 
-void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
-  if (r_ == nullptr) {                    // no neighbour in either exchange
+void FaceBlockPreconditioner::apply(Field& r, Field& z) const {
+  if (!exchanges_) {                      // no neighbour in either exchange
     be_.matrix_apply(*inverse_, r, *u_);  // S r
     mass_.apply(*u_, *v_);                // M S r
     be_.xpay(r, -omega_ / 2, *v_);        // r - (w/2) M S r
@@ -193,11 +193,10 @@ void FaceBlockPreconditioner::apply(const Field& r, Field& z) const {
   // r's ghosts two face layers deep give S r on the owned faces and on F1, all M's owned rows
   // read; then v's ghosts on F1 give S v on the owned faces. z's ghosts on F1 are S's rows there
   // from v's stale F2 entries (the operator exchanges them before reading).
-  be_.copy(r, *r_);  // r's ghosts are the solver's
-  halo::overlap(second_, be_, *r_,
-                [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *r_, *u_, rows); });
+  halo::overlap(second_, be_, r,
+                [&](backend::Rows rows) { be_.matrix_apply(*inverse_, r, *u_, rows); });
   mass_.apply(*u_, *v_);
-  be_.xpay(*r_, -omega_ / 2, *v_);
+  be_.xpay(r, -omega_ / 2, *v_);
   halo::overlap(first_, be_, *v_,
                 [&](backend::Rows rows) { be_.matrix_apply(*inverse_, *v_, z, rows); });
 }

@@ -220,7 +220,8 @@ class FaceBlockPreconditioner final : public solvers::Preconditioner {
   FaceBlockPreconditioner(const topology::Mesh& m, const backend::Backend& be,
                           const Coefficients& k, std::span<const real> face_diagonal,
                           halo::Halo& halo);
-  void apply(const Field& r, Field& z) const override;
+  // r's ghosts two face layers deep are exchanged in place (Preconditioner::apply).
+  void apply(Field& r, Field& z) const override;
 
  private:
   // lambda_max(S M) on every rank's free faces together.
@@ -233,7 +234,8 @@ class FaceBlockPreconditioner final : public solvers::Preconditioner {
   // of the owned faces (what S's and M's owned rows read), second_ F1 and the ghosts F2 that S's
   // rows on F1 read.
   mutable halo::HaloPlan first_, second_;
-  FieldPtr r_, u_, v_;  // faces: r (null on one rank), S r, r - (w/2) M S r with their ghosts
+  bool exchanges_ = false;  // a neighbour in either plan
+  FieldPtr u_, v_;          // faces: S r, r - (w/2) M S r with their ghosts
   real omega_ = 1;
 };
 

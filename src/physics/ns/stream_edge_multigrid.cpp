@@ -80,7 +80,7 @@ class StreamOperator::EdgeMultigrid final : public StreamOperator::Tracking {
   // the V-cycle's (two more with chains): below a million edges a GPU kernel's fixed cost is a
   // good part of its time, and the form with separate residual, mask and axpy kernels (15) took
   // 20.4 instead of 19.0 ms per step of the 289k-tet cavity on an H200 (docs/methods.md).
-  void apply(const Field& r, Field& z) const override {
+  void apply(Field& r, Field& z) const override {
     const backend::Backend& be = op_.be_;
     be.multiply(*weight_s_, r, *y_);
     edges().exchange(be, *y_);

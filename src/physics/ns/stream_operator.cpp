@@ -109,7 +109,7 @@ class StreamOperator::Multigrid final : public StreamOperator::Tracking {
     op_.chain_scale(*chain_scale_, *t_);  // the diagonal changes with nu dt
   }
 
-  void apply(const Field& r, Field& z) const override {
+  void apply(Field& r, Field& z) const override {
     const backend::Backend& be = op_.be_;
     laplacian_->apply(r, *t_);
     be.multiply(*weight_, *t_, z);
