@@ -34,9 +34,10 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
     out.owned_plan = std::move(in.plan);
     const bool halo_rows = in.a_halo.rows > 0;
     if (halo_rows) {
-      SCFD_CHECK(sweeps == 1 && in.ap.rows > 0,
-                 "AMG: ghost rows on level {} with {} sweeps, A P {}", l, sweeps,
-                 in.ap.rows > 0 ? "kept" : "missing");
+      SCFD_CHECK(
+          sweeps == 1 && in.ap.rows > 0 && static_cast<index>(in.weight.size()) >= in.a_halo.cols,
+          "AMG: ghost rows on level {} with {} sweeps, A P {}, {} weights for {} columns", l,
+          sweeps, in.ap.rows > 0 ? "kept" : "missing", in.weight.size(), in.a_halo.cols);
       // The level's A enters its cycle only in r = b - A W b (the sweep after the coarse
       // correction takes its residual through A P): A W, its columns scaled by the weights, gives
       // r from b alone, so the rows that read no ghost of b run while b's ghosts come.
@@ -58,8 +59,10 @@ Amg::Amg(const backend::Backend& be, AmgHierarchy&& h, index n_local, int sweeps
         out.tmp2 = be.make_field(n);
       }
     }
-    if (l > 0) out.rhs = be.make_field(n);
-    if (l > 0) out.e = be.make_field(n);
+    if (l > 0) {
+      out.rhs = be.make_field(n);
+      out.e = be.make_field(n);
+    }
     if (halo_rows) {
       out.owned_rhs_plan = std::move(in.rhs_plan);
       out.rhs_plan = out.owned_rhs_plan ? out.owned_rhs_plan.get() : out.plan;
