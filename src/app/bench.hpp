@@ -15,6 +15,7 @@
 
 #include "backend/backend.hpp"
 #include "backend/sparse_matrix.hpp"
+#include "core/counters.hpp"
 #include "halo/halo.hpp"
 #include "topology/mesh.hpp"
 
@@ -73,10 +74,12 @@ std::vector<Timing> kernel_timings(const backend::Backend& be, const topology::M
 // The multigrid part (bench_amg.cpp, --only amg): each level's products (smoother sweep,
 // residual, restriction, prolongation), the coarsest solve and one V-cycle of the hierarchy
 // make_amg builds for a cell Laplacian shaped like the pressure system (mobility = face area /
-// centroid distance) on mesh m. `hierarchy` receives its description (levels, complexity).
+// centroid distance) on mesh m. `hierarchy` receives its description (levels, complexity),
+// `per_cycle` what one more V-cycle counted on this rank (core/counters.hpp: its dispatches, halo
+// rounds, gathers, waits for the GPU: the synchronisations and the dispatch floor of a cycle).
 std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh& m,
                                 halo::HaloPlan& cells, const TimingOptions& o,
-                                std::string& hierarchy);
+                                std::string& hierarchy, counters::Snapshot& per_cycle);
 
 // The halo part (bench_halo.cpp, --only halo): per plan with ghosts, one exchange ("halo
 // <entity>") and its pack, unpack and messages alone, W copies of an owned-sized field alone ("work

@@ -11,6 +11,7 @@
 
 #include "app/bench.hpp"
 #include "core/collectives.hpp"
+#include "core/counters.hpp"
 #include "core/log.hpp"
 #include "solvers/amg.hpp"
 #include "solvers/assembly.hpp"
@@ -31,7 +32,7 @@ std::unique_ptr<Field> ones(const backend::Backend& be, index n) {
 
 std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh& m,
                                 halo::HaloPlan& cells, const TimingOptions& o,
-                                std::string& hierarchy) {
+                                std::string& hierarchy, counters::Snapshot& per_cycle) {
   std::vector<real> mobility(static_cast<std::size_t>(m.n_faces), 0);
   for (index f = 0; f < m.n_faces; ++f) {
     const index c1 = m.face_cells[2 * f], c2 = m.face_cells[2 * f + 1];
@@ -78,6 +79,9 @@ std::vector<Timing> amg_timings(const backend::Backend& be, const topology::Mesh
   const solvers::Amg amg(be, std::move(h), cells.n_local(), options.sweeps, &cells);
   auto r = ones(be, cells.n_local()), z = be.make_field(cells.n_local());
   out.push_back(time("amg V-cycle", m.n_owned_cells, 0, [&] { amg.apply(*r, *z); }));
+  const counters::Snapshot before = counters::snapshot();
+  amg.apply(*r, *z);
+  per_cycle = counters::snapshot() - before;
   return out;
 }
 

@@ -29,6 +29,7 @@
 #include "app/mesh_loading.hpp"
 #include "backend/registry.hpp"
 #include "core/collectives.hpp"
+#include "core/counters.hpp"
 #include "core/error.hpp"
 #include "core/json.hpp"
 #include "core/log.hpp"
@@ -237,12 +238,23 @@ int run_bench(const BenchOptions& opt) {
   std::string amg_json = "null";
   if (opt.only == "amg") {
     std::string hierarchy;
+    counters::Snapshot cycle;
     const std::vector<bench::Timing> amg =
-        bench::amg_timings(*be, m, halo.plan(halo::Entity::cell), opt.timing, hierarchy);
+        bench::amg_timings(*be, m, halo.plan(halo::Entity::cell), opt.timing, hierarchy, cycle);
     log::info("AMG of the cell Laplacian: {}", hierarchy);
-    amg_json =
-        fmt::format("{{\"hierarchy\": {}, \"timings\": {{{}\n  }}}}", json::string(hierarchy),
-                    timings_report(amg, copy_gbps, opt.peak_gbps, nranks));
+    std::string per_cycle;
+    for (const counters::Kind k : counters::all_kinds())
+      per_cycle +=
+          fmt::format("{}\"{}\": {}", per_cycle.empty() ? "" : ", ", counters::name(k), cycle[k]);
+    log::info(
+        "one V-cycle on rank 0: {} dispatches, {} halo rounds, {} gathered solves, {} sums, "
+        "{} waits for the GPU",
+        cycle[counters::Kind::gpu_dispatch], cycle[counters::Kind::halo_round],
+        cycle[counters::Kind::coarse_gather], cycle[counters::Kind::reduction],
+        cycle[counters::Kind::gpu_wait]);
+    amg_json = fmt::format("{{\"hierarchy\": {}, \"per_cycle\": {{{}}}, \"timings\": {{{}\n  }}}}",
+                           json::string(hierarchy), per_cycle,
+                           timings_report(amg, copy_gbps, opt.peak_gbps, nranks));
   }
   std::string halo_json = "null";
   if (opt.only == "halo") {

@@ -12,16 +12,17 @@
 
 namespace {
 
-// The bench on `nranks` ranks (1: no mpirun) on the 6000-cell cube with the cpu backend and
-// `args` (by default the PCG part's 10 iterations); returns the JSON text.
-std::string bench_json(int nranks, const std::string& args = "--repeat 1 --pcg-iterations 10") {
+// The bench on `nranks` ranks (1: no mpirun) on a cube of about `cells` cells with the cpu
+// backend and `args` (by default the PCG part's 10 iterations); returns the JSON text.
+std::string bench_json(int nranks, const std::string& args = "--repeat 1 --pcg-iterations 10",
+                       int cells = 6000) {
   const auto dir = scfd::test::fresh_directory("bench_mpi");
   const auto json = dir / "bench.json";
   const std::string launcher =
       nranks == 1 ? "" : std::string(SCFD_MPIRUN) + " -np " + std::to_string(nranks) + " ";
-  const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY +
-                                         "' bench --cells 6000 --backend cpu --warmup 0 " + args +
-                                         " --json '" + json.string() + "'");
+  const auto r = scfd::test::run_command(launcher + "'" + SCFD_BINARY + "' bench --cells " +
+                                         std::to_string(cells) + " --backend cpu --warmup 0 " +
+                                         args + " --json '" + json.string() + "'");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   std::string text = scfd::test::slurp(json);
   std::filesystem::remove_all(dir);
@@ -60,6 +61,21 @@ TEST(BenchMpi, HaloPartTimesEveryPlanAndTheGlobalSum) {
       EXPECT_EQ(part.find(std::string("\"") + row + "\"") != std::string::npos, nranks > 1)
           << row << " on " << nranks << " ranks";
     EXPECT_NE(part.find("\"global sum\""), std::string::npos) << nranks << " ranks";
+  }
+}
+
+// `bench --only amg` counts one V-cycle's synchronisations (the multigrid's dispatch floor and
+// exchanges, issue 39): on one rank none; on two, past gather_size (20,000 rows), the gathered
+// solve once and the finest level's right-hand-side exchange.
+TEST(BenchMpi, AmgPartCountsOneCycle) {
+  for (int nranks : {1, 2}) {
+    const std::string text = bench_json(nranks, "--repeat 1 --only amg", 40000);
+    const std::size_t at = text.find("\"per_cycle\": {");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string part = text.substr(at);
+    EXPECT_EQ(scfd::test::json_number(part, "coarse_gathers"), nranks > 1 ? 1 : 0);
+    EXPECT_EQ(scfd::test::json_number(part, "halo_rounds") > 0, nranks > 1) << text;
+    EXPECT_EQ(scfd::test::json_number(part, "gpu_dispatches"), 0);  // the cpu backend
   }
 }
 
