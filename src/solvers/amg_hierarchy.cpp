@@ -812,6 +812,9 @@ AmgHierarchy build_amg(SparseMatrix a, halo::HaloPlan& plan, const AmgOptions& o
     next.gid = numbering.gid;
     next.plan = std::make_unique<halo::HaloPlan>(
         halo::HaloPlan::build(plan.kind(), c.n, numbering.gid, numbering.owner, MPI_COMM_WORLD));
+    // As the finest level's: the level's exchanges (its right-hand side going down, the coarse
+    // correction of the level above going up) hide behind the rows that read no ghost.
+    next.plan->set_overlap(plan.overlap());
     fine_plan = next.plan.get();
     first = coarse_first;
   }
