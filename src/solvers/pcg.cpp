@@ -165,6 +165,7 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
   const real scale = rule.scale;
   real target = rule.target;
   constexpr index kRz = 0, kZw = 1, kRr = 2;  // this iteration's slots of s_
+  static_assert(kZw == kRz + 1);
   const index n = a.owned();
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
@@ -177,8 +178,8 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
     else
       be_.multiply(*dinv_, *r_, *z_);
     a.apply(*z_, *w_);
-    be_.dot(*r_, *z_, n, *s_, kRz);
-    be_.dot(*z_, *w_, n, *s_, kZw);
+    const std::array<const backend::Field*, 2> rw{r_.get(), w_.get()};
+    be_.dots(rw, *z_, n, *s_, kRz);  // r·z and w·z in one pass (kZw = kRz + 1)
     be_.dot(*r_, *r_, n, *s_, kRr);
     be_.read_scalars(*s_, v);
     std::array<real, 4> sums{v[kRz], v[kZw], v[kRr], stop_requested() ? real(1) : real(0)};
