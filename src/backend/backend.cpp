@@ -123,6 +123,36 @@ void Backend::pcg_update(int k, Scalars& s, const Field& p, const Field& q, cons
   dot(r, r, n, s, S::rr);
 }
 
+void Backend::pcg_ranks_update(real alpha, real beta, bool first, const Field& w, const Field* dinv,
+                               Field& z, Field& p, Field& q, Field& x, Field& r, index n,
+                               Scalars& s, index slot_rz, index slot_rr) const {
+  pcg_ranks_directions(beta, first, z, w, p, q);
+  pcg_ranks_finish(alpha, p, q, dinv, x, r, z, n, s, slot_rz, slot_rr);
+}
+
+void Backend::pcg_ranks_directions(real beta, bool first, const Field& z, const Field& w, Field& p,
+                                   Field& q) const {
+  if (first) {
+    copy(z, p);
+    copy(w, q);
+  } else {
+    xpay(z, beta, p);
+    xpay(w, beta, q);
+  }
+}
+
+void Backend::pcg_ranks_finish(real alpha, const Field& p, const Field& q, const Field* dinv,
+                               Field& x, Field& r, Field& z, index n, Scalars& s, index slot_rz,
+                               index slot_rr) const {
+  axpy(alpha, p, x);
+  axpy(-alpha, q, r);
+  if (dinv != nullptr) {
+    multiply(*dinv, r, z);
+    dot(r, z, n, s, slot_rz);
+  }
+  dot(r, r, n, s, slot_rr);
+}
+
 void Backend::pcg_direction(int k, Scalars& s, const Field& z, Field& p) const {
   using S = PcgSlots;
   slot_op(s, S::work, S::rz_after(k), SlotOp::divide_if_positive, S::rz_before(k));  // beta

@@ -276,6 +276,16 @@ class Backend {
   // The search direction after iteration k: p = z + beta p, beta = s[rz_after(k)] /
   // s[rz_before(k)] (0 when the divisor is not > 0).
   virtual void pcg_direction(int k, Scalars& s, const Field& z, Field& p) const;
+  // The update of a PCG iteration on several ranks (solvers/pcg.cpp, solve_ranks: alpha and
+  // beta come from the host, which summed the ranks' dots), over the first n entries:
+  //   p = z + beta p, q = w + beta q (first: p = z, q = w), x += alpha p, r -= alpha q;
+  //   then with dinv: z = dinv .* r and s[slot_rz] = this rank's r·z; and s[slot_rr] = its r·r.
+  // Entries past n are unspecified (the default, one call per line, updates them too). On
+  // gl-compute three dispatches where the default takes seven (dependent dispatches cost more
+  // than this work at a rank's share of a large mesh: docs/scaling.md).
+  virtual void pcg_ranks_update(real alpha, real beta, bool first, const Field& w,
+                                const Field* dinv, Field& z, Field& p, Field& q, Field& x, Field& r,
+                                index n, Scalars& s, index slot_rz, index slot_rr) const;
 
   // Sparse matrices (SparseMatrix: CSR on the host, any shape). The products write the first
   // A.rows() entries of y and read the first A.cols() entries of x (fields may be longer: the
@@ -361,6 +371,15 @@ class Backend {
   // Plain node Laplacian y = K x (sum over edges of w_e (x_i - x_j)), no elimination.
   virtual void node_laplacian(const topology::Mesh& m, const Field& w, const Field& x,
                               Field& y) const;
+
+ protected:
+  // The default pcg_ranks_update in two halves, for a backend that fuses the second: p and q,
+  // then x, r (and with dinv z, r·z) and r·r.
+  void pcg_ranks_directions(real beta, bool first, const Field& z, const Field& w, Field& p,
+                            Field& q) const;
+  void pcg_ranks_finish(real alpha, const Field& p, const Field& q, const Field* dinv, Field& x,
+                        Field& r, Field& z, index n, Scalars& s, index slot_rz,
+                        index slot_rr) const;
 
  private:
   struct MeshOperators;  // a mesh's operator matrices, made by this backend

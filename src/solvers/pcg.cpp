@@ -158,7 +158,9 @@ SolveResult Pcg::solve(const LinearOperator& a, const backend::Field& b, backend
 // Math. 25 (1989) 153-168: the iterates of PCG in exact arithmetic, with the recurrence
 // q = A p = w + beta q (w = A z) in place of a product, so r·z, z·w and r·r of an iteration are
 // one sum over the ranks instead of two, and alpha = r·z / (z·w - beta r·z / alpha_prev), beta =
-// r·z / r·z_prev are formed on the host, which has the sums. One more vector (w), one more axpy.
+// r·z / r·z_prev are formed on the host, which has the sums. One more vector (w). The vector
+// updates (and with Jacobi the next z, r·z and r·r) are one pass, Backend::pcg_ranks_update: an
+// iteration is then the product, one dot (two with another preconditioner) and that pass.
 SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, backend::Field& x,
                              const SolveOptions& opt, const Preconditioner* m,
                              const StopRule& rule) {
@@ -169,18 +171,25 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
   const index n = a.owned();
   a.apply(x, *r_);       // r = A x
   be_.xpay(b, -1, *r_);  // r = b - A x
+  // With Jacobi, z = dinv .* r and r·z come with r's update (Backend::pcg_ranks_update).
+  const backend::Field* jacobi = m == nullptr ? dinv_.get() : nullptr;
+  if (jacobi != nullptr) {
+    be_.multiply(*dinv_, *r_, *z_);
+    be_.dot(*r_, *z_, n, *s_, kRz);
+  }
+  be_.dot(*r_, *r_, n, *s_, kRr);
   SolveResult res;
   Values v{};
   real rz_prev = 0, alpha_prev = 0;
   for (int k = 0;; ++k) {
-    if (m != nullptr)
-      m->apply(*r_, *z_);
-    else
-      be_.multiply(*dinv_, *r_, *z_);
+    if (m != nullptr) m->apply(*r_, *z_);
     a.apply(*z_, *w_);
-    const std::array<const backend::Field*, 2> rw{r_.get(), w_.get()};
-    be_.dots(rw, *z_, n, *s_, kRz);  // r·z and w·z in one pass (kZw = kRz + 1)
-    be_.dot(*r_, *r_, n, *s_, kRr);
+    if (m != nullptr) {
+      const std::array<const backend::Field*, 2> rw{r_.get(), w_.get()};
+      be_.dots(rw, *z_, n, *s_, kRz);  // r·z and w·z in one pass (kZw = kRz + 1)
+    } else {
+      be_.dot(*w_, *z_, n, *s_, kZw);
+    }
     be_.read_scalars(*s_, v);
     std::array<real, 4> sums{v[kRz], v[kZw], v[kRr], stop_requested() ? real(1) : real(0)};
     global_sum(sums);
@@ -206,15 +215,9 @@ SolveResult Pcg::solve_ranks(const LinearOperator& a, const backend::Field& b, b
       return res;
     }
     const real alpha = rz / pq;
-    if (k == 0) {
-      be_.copy(*z_, *p_);
-      be_.copy(*w_, *q_);
-    } else {
-      be_.xpay(*z_, beta, *p_);  // p = z + beta p
-      be_.xpay(*w_, beta, *q_);  // q = A p = w + beta q
-    }
-    be_.axpy(alpha, *p_, x);
-    be_.axpy(-alpha, *q_, *r_);
+    // p = z + beta p, q = A p = w + beta q, x += alpha p, r -= alpha q (and with Jacobi the next
+    // z and r·z), r·r: one pass on a GPU.
+    be_.pcg_ranks_update(alpha, beta, k == 0, *w_, jacobi, *z_, *p_, *q_, x, *r_, n, *s_, kRz, kRr);
     rz_prev = rz;
     alpha_prev = alpha;
   }

@@ -43,7 +43,8 @@ class Pcg {
   Pcg(const backend::Backend& backend, index n);
   // Solves A x = b from the initial guess in x, preconditioned by m (null: Jacobi, whose diagonal
   // is taken from A on every call unless refresh_diagonal is false, for callers whose A has not
-  // changed since the previous solve).
+  // changed since the previous solve). x's owned entries are the answer; with several ranks its
+  // ghosts are stale on return (the caller exchanges them when it needs them).
   SolveResult solve(const LinearOperator& a, const backend::Field& b, backend::Field& x,
                     const SolveOptions& options, bool refresh_diagonal = true,
                     const Preconditioner* m = nullptr);

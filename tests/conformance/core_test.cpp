@@ -437,6 +437,79 @@ TEST_P(CoreOperations, DotsAndAxpysMatchCpu) {
 // updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 at
 // iteration k + 1 must leave x and r alone and record the breakdown, and a later sound-looking
 // iteration must not undo the record or move x.
+// The multi-rank PCG's update (alpha and beta from the host), with and without Jacobi, first
+// and later iterations: the first n entries of every vector as the cpu's (element-wise
+// tolerance), r·z and r·r to the reduction tolerance; the other slots untouched.
+TEST_P(CoreOperations, PcgRanksUpdateMatchesCpu) {
+  const real alpha = fp32() ? real(0.375f) : 0.3754321, beta = fp32() ? real(0.625f) : 0.6251234;
+  constexpr index kRz = 0, kRr = 2;
+  for (std::size_t size : kSizes) {
+    const auto n = static_cast<index>(size - size / 7);
+    const auto un = static_cast<std::size_t>(n);
+    const std::vector<real> w = random_values(size, 20 + size, fp32());
+    const std::vector<real> dinv = random_values(size, 21 + size, fp32(), 0.5, 2.0);
+    const std::vector<real> z0 = random_values(size, 22 + size, fp32());
+    const std::vector<real> p0 = random_values(size, 23 + size, fp32());
+    const std::vector<real> q0 = random_values(size, 24 + size, fp32());
+    const std::vector<real> x0 = random_values(size, 25 + size, fp32());
+    const std::vector<real> r0 = random_values(size, 26 + size, fp32());
+    const std::vector<real> s0 = {-9, 5, -9, 7};
+    Pair ws = make_pair(w), ds = make_pair(dinv);
+    for (const bool jacobi : {true, false}) {
+      for (const bool first : {true, false}) {
+        const std::string what =
+            fmt::format("size {}{}{}: ", size, jacobi ? " jacobi" : "", first ? " first" : "");
+        Pair zs = make_pair(z0), ps = make_pair(p0), qs = make_pair(q0), xs = make_pair(x0),
+             rs = make_pair(r0);
+        ScalarPair s{cpu.make_scalars(4), gpu->make_scalars(4)};
+        cpu.write_scalars(s0, *s.cpu);
+        gpu->write_scalars(s0, *s.gpu);
+        cpu.pcg_ranks_update(alpha, beta, first, *ws.cpu, jacobi ? ds.cpu.get() : nullptr, *zs.cpu,
+                             *ps.cpu, *qs.cpu, *xs.cpu, *rs.cpu, n, *s.cpu, kRz, kRr);
+        gpu->pcg_ranks_update(alpha, beta, first, *ws.gpu, jacobi ? ds.gpu.get() : nullptr, *zs.gpu,
+                              *ps.gpu, *qs.gpu, *xs.gpu, *rs.gpu, n, *s.gpu, kRz, kRr);
+        // Scales of the first n entries (the rest is unspecified and not compared).
+        std::vector<real> sp(size), sq(size), sx(size), sr(size), sz(size);
+        for (std::size_t i = 0; i < un; ++i) {
+          sp[i] = std::abs(z0[i]) + (first ? 0 : std::abs(beta * p0[i]));
+          sq[i] = std::abs(w[i]) + (first ? 0 : std::abs(beta * q0[i]));
+          sx[i] = std::abs(x0[i]) + std::abs(alpha) * sp[i];
+          sr[i] = std::abs(r0[i]) + std::abs(alpha) * sq[i];
+          sz[i] = jacobi ? std::abs(dinv[i]) * sr[i] : std::abs(z0[i]);
+        }
+        const auto expect_first_n = [&](const Pair& f, const std::vector<real>& scale,
+                                        const char* name) {
+          const std::vector<real> want = values(cpu, *f.cpu), got = values(*gpu, *f.gpu);
+          int bad = 0;
+          for (std::size_t i = 0; i < un; ++i)
+            if (!(std::abs(got[i] - want[i]) <= elementwise_tolerance(fp32()) * scale[i]) &&
+                bad++ < 3)
+              ADD_FAILURE() << what << name << " i=" << i << ": " << got[i] << " vs " << want[i];
+        };
+        expect_first_n(ps, sp, "p");
+        expect_first_n(qs, sq, "q");
+        expect_first_n(xs, sx, "x");
+        expect_first_n(rs, sr, "r");
+        expect_first_n(zs, sz, "z");
+        std::vector<real> want(4), got(4);
+        cpu.read_scalars(*s.cpu, want);
+        gpu->read_scalars(*s.gpu, got);
+        const std::vector<real> r1 = values(cpu, *rs.cpu), z1 = values(cpu, *zs.cpu);
+        const real tol = reduction_tolerance(fp32());
+        EXPECT_LE(std::abs(got[kRr] - want[kRr]), tol * sum_abs_products(r1, r1, un)) << what;
+        if (jacobi) {
+          EXPECT_LE(std::abs(got[kRz] - want[kRz]), tol * sum_abs_products(r1, z1, un)) << what;
+        } else {
+          EXPECT_EQ(got[kRz], s0[kRz]) << what;  // not a Jacobi step: r·z is left alone
+          EXPECT_EQ(want[kRz], s0[kRz]) << what;
+        }
+        EXPECT_EQ(got[1], s0[1]) << what;
+        EXPECT_EQ(got[3], s0[3]) << what;
+      }
+    }
+  }
+}
+
 TEST_P(CoreOperations, PcgUpdateMatchesCpuAndIsDeterministic) {
   const real alpha = fp32() ? real(0.375f) : 0.3754321;
   using Sl = PcgSlots;

@@ -260,6 +260,39 @@ void CpuBackend::pcg_update(int k, Scalars& sf, const Field& pf, const Field& qf
   s[S::rr] = rr;
 }
 
+void CpuBackend::pcg_ranks_update(real alpha, real beta, bool first, const Field& wf,
+                                  const Field* dinvf, Field& zf, Field& pf, Field& qf, Field& xf,
+                                  Field& rf, index n, Scalars& sf, index slot_rz,
+                                  index slot_rr) const {
+  const std::span<const real> w = host(wf);
+  auto z = host(zf), p = host(pf), q = host(qf), x = host(xf), r = host(rf);
+  for (const auto* v : {&z, &p, &q, &x, &r})
+    SCFD_CHECK(v->size() == w.size(), "pcg_ranks_update: fields of {} and {} entries", v->size(),
+               w.size());
+  SCFD_CHECK(n >= 0 && n <= wf.size(), "pcg_ranks_update over {} of {} entries", n, wf.size());
+  std::span<const real> dinv;
+  if (dinvf != nullptr) dinv = host(*dinvf);
+  SCFD_CHECK(dinvf == nullptr || dinv.size() == w.size(), "pcg_ranks_update: dinv of {} entries",
+             dinv.size());
+  auto s = values(sf);
+  for (const index slot : {slot_rz, slot_rr})
+    SCFD_CHECK(slot >= 0 && slot < sf.size(), "slot {} of {}", slot, sf.size());
+  real rz = 0, rr = 0;
+  for (index i = 0; i < n; ++i) {
+    p[i] = first ? z[i] : z[i] + beta * p[i];
+    q[i] = first ? w[i] : w[i] + beta * q[i];
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+    if (dinvf != nullptr) {
+      z[i] = dinv[i] * r[i];
+      rz += r[i] * z[i];
+    }
+    rr += r[i] * r[i];
+  }
+  if (dinvf != nullptr) s[slot_rz] = rz;
+  s[slot_rr] = rr;
+}
+
 namespace {
 // A cell vector field (3 reals per cell, interleaved) seen as Vec3s.
 static_assert(sizeof(Vec3) == 3 * sizeof(real) && alignof(Vec3) == alignof(real));

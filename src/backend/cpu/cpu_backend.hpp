@@ -89,6 +89,9 @@ class CpuBackend : public Backend {
   void slot_check_positive(Scalars& s, index a, index b, index flag, real tag) const override;
   void axpy(const Scalars& s, SlotCoefficient a, const Field& x, Field& y) const override;
   void xpay(const Field& x, const Scalars& s, SlotCoefficient a, Field& y) const override;
+  void pcg_ranks_update(real alpha, real beta, bool first, const Field& w, const Field* dinv,
+                        Field& z, Field& p, Field& q, Field& x, Field& r, index n, Scalars& s,
+                        index slot_rz, index slot_rr) const override;
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
   std::unique_ptr<Matrix> make_matrix(const SparseMatrix& a) const override;

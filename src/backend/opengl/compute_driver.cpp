@@ -74,9 +74,10 @@ void ComputeDriver::start(const GlBackend& be) {
 namespace {
 
 // The kernels with their own main that program() builds.
-constexpr std::array<std::string_view, 8> kProgramKernels = {
-    "dot",     "dots",       "download_indices", "fill",
-    "max_abs", "pcg_update", "upload_indices",   "upload_range"};
+constexpr std::array<std::string_view, 9> kProgramKernels = {
+    "dot",         "dots",       "download_indices", "fill",
+    "max_abs",     "pcg_update", "pcg_ranks_update", "upload_indices",
+    "upload_range"};
 
 }  // namespace
 
@@ -103,7 +104,8 @@ gl::Program& ComputeDriver::program(const std::string& key) {
       std::find(kProgramKernels.begin(), kProgramKernels.end(), key) != kProgramKernels.end(),
       "kernels/{}.glsl is not among the compute driver's programs", key);
   gl::Defines defines = be_->acc_defines();
-  if (key == "dot" || key == "dots" || key == "pcg_update" || key == "max_abs") {
+  if (key == "dot" || key == "dots" || key == "pcg_update" || key == "pcg_ranks_update" ||
+      key == "max_abs") {
     defines.emplace_back("LOCAL_SIZE", std::to_string(kReduceLocal));
     defines.emplace_back("ITEMS", std::to_string(kReduceItems));
   }
@@ -357,6 +359,21 @@ void ComputeDriver::pcg_update(int k, GlScalars& s, const FieldStorage& p, const
   prog.set("s_rz_new", u32(PcgSlots::rz_after(k)));
   prog.set("k", static_cast<std::uint32_t>(k));
   reduce(prog, n, 2);
+}
+
+bool ComputeDriver::pcg_ranks_update(real alpha, const FieldStorage& p, const FieldStorage& q,
+                                     const FieldStorage* dinv, FieldStorage& x, FieldStorage& r,
+                                     FieldStorage& z, index n, GlScalars& s, index slot_rz,
+                                     index slot_rr) {
+  gl::Program& prog = program("pcg_ranks_update");
+  prog.bind({&partials_, &counter_, &s.buffer()}, {&p, &q, dinv != nullptr ? dinv : &p},
+            {&x, &r, &z});
+  prog.set_real("alpha", alpha);
+  prog.set("jacobi", dinv != nullptr ? 1u : 0u);
+  prog.set("s_rz", u32(slot_rz));
+  prog.set("s_rr", u32(slot_rr));
+  reduce(prog, n, 2);
+  return true;
 }
 
 std::unique_ptr<NodeSystem> ComputeDriver::make_node_system(const topology::Mesh& m, const Field& d,

@@ -58,6 +58,9 @@ class ComputeDriver final : public Driver {
   void dot(const FieldStorage& x, const FieldStorage& y, index n, GlScalars& s,
            index slot) override;
   void slot_op(GlScalars& s, const SlotProgram& p) override;
+  bool pcg_ranks_update(real alpha, const FieldStorage& p, const FieldStorage& q,
+                        const FieldStorage* dinv, FieldStorage& x, FieldStorage& r, FieldStorage& z,
+                        index n, GlScalars& s, index slot_rz, index slot_rr) override;
   void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                   const FieldStorage& dinv, FieldStorage& x, FieldStorage& r, FieldStorage& z,
                   index n) override;

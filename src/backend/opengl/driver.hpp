@@ -109,6 +109,17 @@ class Driver {
   virtual void pcg_update(int k, GlScalars& s, const FieldStorage& p, const FieldStorage& q,
                           const FieldStorage& dinv, FieldStorage& x, FieldStorage& r,
                           FieldStorage& z, index n) = 0;
+  // The second half of Backend::pcg_ranks_update in one pass (after p and q; the slots checked
+  // by GlBackend): x += alpha p, r -= alpha q, with dinv z = dinv .* r and s[slot_rz] = r·z, and
+  // s[slot_rr] = r·r. false: this driver does not fuse it, and GlBackend runs Backend's default
+  // (the fragment driver, whose passes are one per output anyway).
+  virtual bool pcg_ranks_update(real /*alpha*/, const FieldStorage& /*p*/,
+                                const FieldStorage& /*q*/, const FieldStorage* /*dinv*/,
+                                FieldStorage& /*x*/, FieldStorage& /*r*/, FieldStorage& /*z*/,
+                                index /*n*/, GlScalars& /*s*/, index /*slot_rz*/,
+                                index /*slot_rr*/) {
+    return false;
+  }
   // Backend::make_node_system.
   virtual std::unique_ptr<NodeSystem> make_node_system(const topology::Mesh& m, const Field& d,
                                                        real b, const Field& w,

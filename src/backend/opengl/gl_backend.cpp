@@ -357,6 +357,23 @@ void GlBackend::pcg_update(int k, Scalars& sf, const Field& p, const Field& q, c
                              storage(z), n);
 }
 
+void GlBackend::pcg_ranks_update(real alpha, real beta, bool first, const Field& w,
+                                 const Field* dinv, Field& z, Field& p, Field& q, Field& x,
+                                 Field& r, index n, Scalars& sf, index slot_rz,
+                                 index slot_rr) const {
+  for (const Field* f : {&z, &p, &q, &x, &r}) check_same_size(*f, w);
+  if (dinv != nullptr) check_same_size(*dinv, w);
+  SCFD_CHECK(n >= 0 && n <= w.size(), "pcg_ranks_update over {} of {} entries", n, w.size());
+  GlScalars& s = gl_scalars(sf);
+  for (const index slot : {slot_rz, slot_rr})
+    SCFD_CHECK(slot >= 0 && slot < s.size(), "slot {} of {} scalars", slot, s.size());
+  pcg_ranks_directions(beta, first, z, w, p, q);
+  if (n == 0 || !state_->driver->pcg_ranks_update(
+                    alpha, storage(p), storage(q), dinv != nullptr ? &storage(*dinv) : nullptr,
+                    storage(x), storage(r), storage(z), n, s, slot_rz, slot_rr))
+    pcg_ranks_finish(alpha, p, q, dinv, x, r, z, n, sf, slot_rz, slot_rr);
+}
+
 const DeviceMesh& GlBackend::device_mesh(const topology::Mesh& m) const {
   auto& meshes = state_->meshes;
   for (auto& d : meshes) {

@@ -93,6 +93,9 @@ class GlBackend final : public Backend {
   void pcg_update(int k, Scalars& s, const Field& p, const Field& q, const Field& dinv, Field& x,
                   Field& r, Field& z, index n) const override;
   void pcg_direction(int k, Scalars& s, const Field& z, Field& p) const override;
+  void pcg_ranks_update(real alpha, real beta, bool first, const Field& w, const Field* dinv,
+                        Field& z, Field& p, Field& q, Field& x, Field& r, index n, Scalars& s,
+                        index slot_rz, index slot_rr) const override;
   void bicgstab_direction(int k, Scalars& s, const Field& r, const Field& v,
                           Field& p) const override;
   void bicgstab_half(int k, Scalars& s, const Field& r, const Field& v, Field& y) const override;
