@@ -4,7 +4,8 @@
 // element-wise kernels, 256 x 4 per reduction workgroup) and past the 2D-grid limit; dot and
 // pcg_update give the same bits on every repeat and the cpu sum to 1e-12 (fp64) / 1e-5 (fp32)
 // relative to sum |x_i y_i|; the PCG scalars (a dot into a slot, the breakdown record of
-// pcg_update, beta of pcg_direction) and the BiCGStab updates equal the cpu's; max_abs equals the
+// pcg_update, beta of pcg_direction), the multi-rank pcg_ranks_update and the BiCGStab updates
+// equal the cpu's; max_abs equals the
 // cpu's bit for bit; download_indices (with any cached index lists), upload_range,
 // upload_indices and upload_entries; the four sparse-matrix products (apply, residual, apply_add,
 // jacobi) on random matrices with empty and long rows equal the cpu's (bit for bit in fp64) and
@@ -433,10 +434,6 @@ TEST_P(CoreOperations, DotsAndAxpysMatchCpu) {
   }
 }
 
-// Iteration k = 1 (r·z before it in slot rz0 + 1, after it in slot rz0): a sound iteration
-// updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 at
-// iteration k + 1 must leave x and r alone and record the breakdown, and a later sound-looking
-// iteration must not undo the record or move x.
 // The multi-rank PCG's update (alpha and beta from the host), with and without Jacobi, first
 // and later iterations: the first n entries of every vector as the cpu's (element-wise
 // tolerance), r·z and r·r to the reduction tolerance; the other slots untouched.
@@ -510,6 +507,10 @@ TEST_P(CoreOperations, PcgRanksUpdateMatchesCpu) {
   }
 }
 
+// Iteration k = 1 (r·z before it in slot rz0 + 1, after it in slot rz0): a sound iteration
+// updates x, r, z and the sums as the cpu does, bit for bit on every repeat; then p·q <= 0 at
+// iteration k + 1 must leave x and r alone and record the breakdown, and a later sound-looking
+// iteration must not undo the record or move x.
 TEST_P(CoreOperations, PcgUpdateMatchesCpuAndIsDeterministic) {
   const real alpha = fp32() ? real(0.375f) : 0.3754321;
   using Sl = PcgSlots;
